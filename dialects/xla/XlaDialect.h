@@ -1,0 +1,36 @@
+//===- XlaDialect.h - the xla dialect ---------------------------*- C++ -*-===//
+//
+// Include this header for the dialect, its enums and its attributes; include
+// dialects/xla/XlaOps.h for the ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_DIALECTS_XLA_XLADIALECT_H
+#define XSPMD_DIALECTS_XLA_XLADIALECT_H
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <mutex>
+#include <optional>
+
+#include "dialects/xla/XlaEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/xla/XlaAttrs.h.inc"
+
+#include "dialects/xla/XlaDialect.h.inc"
+
+namespace xspmd::xla {
+
+/// Names of the discardable attributes the dialect owns.
+inline constexpr llvm::StringLiteral kShardingAttrName = "xla.sharding";
+inline constexpr llvm::StringLiteral kDonateAttrName = "xla.donate";
+inline constexpr llvm::StringLiteral kAliasesAttrName = "xla.aliases";
+
+} // namespace xspmd::xla
+
+#endif // XSPMD_DIALECTS_XLA_XLADIALECT_H

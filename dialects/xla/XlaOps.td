@@ -1,0 +1,625 @@
+//===- XlaOps.td - ops of the xla dialect ------------------*- tablegen -*-===//
+
+#ifndef XSPMD_DIALECTS_XLA_XLAOPS_TD
+#define XSPMD_DIALECTS_XLA_XLAOPS_TD
+
+include "dialects/xla/XlaAttrs.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Xla_FloatElement : AnyTypeOf<[F32, BF16, F16, F64]>;
+def Xla_IntElement : AnyTypeOf<[I1, I8, I32, I64]>;
+def Xla_Tensor : StaticShapeTensorOf<[F32, BF16, F16, F64, I1, I8, I32, I64]>;
+def Xla_FloatTensor : StaticShapeTensorOf<[F32, BF16, F16, F64]>;
+def Xla_IntTensor : StaticShapeTensorOf<[I1, I8, I32, I64]>;
+def Xla_NumericTensor : StaticShapeTensorOf<[F32, BF16, F16, F64, I8, I32, I64]>;
+def Xla_PredTensor : StaticShapeTensorOf<[I1]>;
+def Xla_IndexTensor : StaticShapeTensorOf<[I32, I64]>;
+def Xla_ScalarI32 : 0DTensorOf<[I32]>;
+def Xla_IndexScalar : 0DTensorOf<[I32, I64]>;
+
+class Xla_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Xla_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Meshes and sharding annotations
+//===----------------------------------------------------------------------===//
+
+def Xla_MeshOp : Xla_Op<"mesh", [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "Declares a named device mesh";
+  let description = [{
+    ```mlir
+    xla.mesh @mesh = <["data"=4, "model"=2]>
+    xla.mesh @perm = <["x"=4, "y"=2], devices=[0, 2, 4, 6, 1, 3, 5, 7]>
+    xla.mesh @hybrid = hybrid<ici=["data"=1, "fsdp"=4], dcn=["data"=2, "fsdp"=1]>
+    ```
+    All meshes of a module span the same number of devices.
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, Xla_MeshAttr:$mesh);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Xla_MarkShardingOp : Xla_Op<"mark_sharding",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "Constrains the sharding of a value (torch_xla mark_sharding)";
+  let description = [{
+    The result is the operand, with the given sharding. Propagation never
+    changes it; the partitioner reshards to it.
+
+    ```mlir
+    %1 = xla.mark_sharding %0 <@mesh, [{"data"}, {} ]> : tensor<8x32xf32>
+    ```
+  }];
+  let arguments = (ins Xla_Tensor:$input, Xla_ShardingAttr:$sharding);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = "$input $sharding attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Sources
+//===----------------------------------------------------------------------===//
+
+def Xla_ConstantOp : Xla_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Xla_IotaOp : Xla_Op<"iota", [Pure]> {
+  let summary = "Indices along one dimension";
+  let description = [{
+    `result[i0, ..., in] = i_dim`, converted to the element type.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
+  let results = (outs Xla_NumericTensor:$result);
+  let assemblyFormat = "`dim` `=` $dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Xla_RngOp : Xla_Op<"rng", [Pure]> {
+  let summary = "Seeded random numbers";
+  let description = [{
+    Counter-based random numbers: element `i` (row-major index in the global
+    tensor) is a pure function of `seed` and `i`, so a sharded tensor holds
+    exactly the slices of the unsharded one. `uniform` draws from [a, b),
+    `normal` from N(mean=a, stddev=b).
+
+    A partitioned program passes the global shape and the offset of the
+    local block: `xla.rng normal seed = 3, a = 0.0, b = 1.0 in [8, 4] at %off`.
+  }];
+  let arguments = (ins Xla_RngDistribution:$distribution, I64Attr:$seed,
+                       DefaultValuedAttr<F64Attr, "0.0">:$a,
+                       DefaultValuedAttr<F64Attr, "1.0">:$b,
+                       OptionalAttr<DenseI64ArrayAttr>:$global_shape,
+                       Optional<StaticShapeTensorOf<[I32, I64]>>:$offsets);
+  let results = (outs Xla_FloatTensor:$result);
+  let assemblyFormat = [{
+    $distribution `seed` `=` $seed `,` `a` `=` $a `,` `b` `=` $b
+    (`in` $global_shape^)? (`at` $offsets^ `:` type($offsets))?
+    attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Xla_PartitionIdOp : Xla_Op<"partition_id", [Pure]> {
+  let summary = "The id of the device running the program";
+  let results = (outs Xla_ScalarI32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Xla_AxisIndexOp : Xla_Op<"axis_index",
+    [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "The running device's coordinate along a mesh axis";
+  let arguments = (ins FlatSymbolRefAttr:$mesh, StrAttr:$axis);
+  let results = (outs Xla_ScalarI32:$result);
+  let assemblyFormat = "$mesh `[` $axis `]` attr-dict `:` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+class Xla_BinaryOp<string mnemonic, Type type, list<Trait> traits = []>
+    : Xla_Op<mnemonic, !listconcat(traits,
+          [Pure, SameOperandsAndResultType, Elementwise])> {
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Xla_AddOp : Xla_BinaryOp<"add", Xla_NumericTensor, [Commutative]> {
+  let summary = "Elementwise addition";
+}
+def Xla_SubOp : Xla_BinaryOp<"sub", Xla_NumericTensor> {
+  let summary = "Elementwise subtraction";
+}
+def Xla_MulOp : Xla_BinaryOp<"mul", Xla_NumericTensor, [Commutative]> {
+  let summary = "Elementwise multiplication";
+}
+def Xla_DivOp : Xla_BinaryOp<"div", Xla_NumericTensor> {
+  let summary = "Elementwise division (integers round toward zero)";
+}
+def Xla_MaxOp : Xla_BinaryOp<"max", Xla_NumericTensor, [Commutative]> {
+  let summary = "Elementwise maximum (NaN wins)";
+}
+def Xla_MinOp : Xla_BinaryOp<"min", Xla_NumericTensor, [Commutative]> {
+  let summary = "Elementwise minimum (NaN wins)";
+}
+def Xla_PowOp : Xla_BinaryOp<"pow", Xla_FloatTensor> {
+  let summary = "Elementwise power";
+}
+def Xla_AndOp : Xla_BinaryOp<"and", Xla_IntTensor, [Commutative]> {
+  let summary = "Elementwise bitwise/logical and";
+}
+def Xla_OrOp : Xla_BinaryOp<"or", Xla_IntTensor, [Commutative]> {
+  let summary = "Elementwise bitwise/logical or";
+}
+def Xla_XorOp : Xla_BinaryOp<"xor", Xla_IntTensor, [Commutative]> {
+  let summary = "Elementwise bitwise/logical xor";
+}
+
+class Xla_UnaryOp<string mnemonic, Type type, list<Trait> traits = []>
+    : Xla_Op<mnemonic, !listconcat(traits,
+          [Pure, SameOperandsAndResultType, Elementwise])> {
+  let arguments = (ins type:$input);
+  let results = (outs type:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def Xla_NegOp : Xla_UnaryOp<"neg", Xla_NumericTensor> {
+  let summary = "Elementwise negation";
+}
+def Xla_AbsOp : Xla_UnaryOp<"abs", Xla_NumericTensor> {
+  let summary = "Elementwise absolute value";
+}
+def Xla_ExpOp : Xla_UnaryOp<"exp", Xla_FloatTensor> {
+  let summary = "Elementwise e^x";
+}
+def Xla_LogOp : Xla_UnaryOp<"log", Xla_FloatTensor> {
+  let summary = "Elementwise natural logarithm";
+}
+def Xla_TanhOp : Xla_UnaryOp<"tanh", Xla_FloatTensor> {
+  let summary = "Elementwise hyperbolic tangent";
+}
+def Xla_SqrtOp : Xla_UnaryOp<"sqrt", Xla_FloatTensor> {
+  let summary = "Elementwise square root";
+}
+def Xla_RsqrtOp : Xla_UnaryOp<"rsqrt", Xla_FloatTensor> {
+  let summary = "Elementwise reciprocal square root";
+}
+def Xla_SigmoidOp : Xla_UnaryOp<"sigmoid", Xla_FloatTensor> {
+  let summary = "Elementwise logistic function";
+}
+def Xla_ReluOp : Xla_UnaryOp<"relu", Xla_NumericTensor> {
+  let summary = "Elementwise max(x, 0)";
+}
+def Xla_GeluOp : Xla_UnaryOp<"gelu", Xla_FloatTensor> {
+  let summary = "Elementwise GELU, tanh approximation (as torch's gelu(approximate='tanh'))";
+}
+def Xla_NotOp : Xla_UnaryOp<"not", Xla_IntTensor> {
+  let summary = "Elementwise bitwise/logical not";
+}
+
+def Xla_CompareOp : Xla_Op<"compare",
+    [Pure, Elementwise, SameTypeOperands, SameOperandsAndResultShape,
+     InferTypeOpAdaptor]> {
+  let summary = "Elementwise comparison, giving i1";
+  let arguments = (ins Xla_CompareDirection:$direction,
+                       Xla_Tensor:$lhs, Xla_Tensor:$rhs);
+  let results = (outs Xla_PredTensor:$result);
+  let assemblyFormat = "$direction `,` $lhs `,` $rhs attr-dict `:` type($lhs)";
+}
+
+def Xla_SelectOp : Xla_Op<"select",
+    [Pure, Elementwise, AllTypesMatch<["on_true", "on_false", "result"]>,
+     TypesMatchWith<"predicate has the operands' shape and i1 elements",
+                    "on_true", "pred",
+                    "::mlir::cast<::mlir::RankedTensorType>($_self).clone("
+                    "::mlir::IntegerType::get($_self.getContext(), 1))">]> {
+  let summary = "Elementwise pred ? on_true : on_false";
+  let arguments = (ins Xla_PredTensor:$pred, Xla_Tensor:$on_true,
+                       Xla_Tensor:$on_false);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $pred `,` $on_true `,` $on_false attr-dict `:` type($on_true)
+  }];
+}
+
+def Xla_ConvertOp : Xla_Op<"convert",
+    [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "Elementwise element-type conversion";
+  let description = [{
+    Float to float rounds to nearest even; float to integer truncates toward
+    zero and saturates (NaN gives 0); integer to i1 is `x != 0`; i1 to any
+    type is 0 or 1.
+  }];
+  let arguments = (ins Xla_Tensor:$input);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape and data movement
+//===----------------------------------------------------------------------===//
+
+def Xla_BroadcastInDimOp : Xla_Op<"broadcast_in_dim", [Pure]> {
+  let summary = "Broadcasts a tensor into a larger shape";
+  let description = [{
+    Operand dimension i becomes result dimension `dims[i]` (strictly
+    increasing); its size must be 1 or equal the result's.
+  }];
+  let arguments = (ins Xla_Tensor:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `dims` `=` $dims attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Xla_ReshapeOp : Xla_Op<"reshape", [Pure]> {
+  let summary = "Row-major reshape";
+  let arguments = (ins Xla_Tensor:$input);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Xla_TransposeOp : Xla_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Permutes dimensions: result dim i is operand dim perm[i]";
+  let arguments = (ins Xla_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `permutation` `=` $permutation attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Xla_SliceOp : Xla_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Static strided slice";
+  let arguments = (ins Xla_Tensor:$input, DenseI64ArrayAttr:$start,
+                       DenseI64ArrayAttr:$limit, DenseI64ArrayAttr:$strides);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `start` `=` $start `,` `limit` `=` $limit `,` `strides` `=`
+    $strides attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_DynamicSliceOp : Xla_Op<"dynamic_slice", [Pure]> {
+  let summary = "Slice at run-time offsets (clamped into range)";
+  let description = [{
+    Offsets are scalar integers, one per dimension; each is clamped to
+    [0, dim - size], as in XLA.
+  }];
+  let arguments = (ins Xla_Tensor:$input, Variadic<Xla_IndexScalar>:$offsets,
+                       DenseI64ArrayAttr:$sizes);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `[` $offsets `]` `,` `sizes` `=` $sizes attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Xla_DynamicUpdateSliceOp : Xla_Op<"dynamic_update_slice",
+    [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Overwrites a block at run-time offsets (clamped into range)";
+  let arguments = (ins Xla_Tensor:$input, Xla_Tensor:$update,
+                       Variadic<Xla_IndexScalar>:$offsets);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $update `[` $offsets `]` attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Xla_ConcatenateOp : Xla_Op<"concatenate", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Concatenates tensors along one dimension";
+  let arguments = (ins Variadic<Xla_Tensor>:$inputs,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `,` `dim` `=` $dim attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_PadOp : Xla_Op<"pad", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Pads with a constant: edge (low/high, may be negative) and interior";
+  let arguments = (ins Xla_Tensor:$input, DenseI64ArrayAttr:$low,
+                       DenseI64ArrayAttr:$high, DenseI64ArrayAttr:$interior,
+                       DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `low` `=` $low `,` `high` `=` $high `,` `interior` `=` $interior
+    `,` `value` `=` $value attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_GatherOp : Xla_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Gathers rows of a table (an embedding lookup)";
+  let description = [{
+    `result[i..., j...] = table[clamp(indices[i...]), j...]`: the result shape
+    is the indices' shape followed by the table's shape without dimension 0.
+    Out-of-range indices are clamped, as XLA does.
+  }];
+  let arguments = (ins Xla_Tensor:$table, Xla_IndexTensor:$indices);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $table `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, reductions, convolution
+//===----------------------------------------------------------------------===//
+
+def Xla_DotGeneralOp : Xla_Op<"dot_general",
+    [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
+  let summary = "General tensor contraction (XLA DotGeneral)";
+  let description = [{
+    Result dimensions are the batch dimensions (in order), then the lhs free
+    dimensions, then the rhs free dimensions.
+
+    ```mlir
+    %r = xla.dot_general %a, %b, batch = [0] x [0], contract = [2] x [1]
+        : (tensor<4x8x16xf32>, tensor<4x16x32xf32>) -> tensor<4x8x32xf32>
+    ```
+  }];
+  let arguments = (ins Xla_NumericTensor:$lhs, Xla_NumericTensor:$rhs,
+                       DenseI64ArrayAttr:$lhs_batch, DenseI64ArrayAttr:$rhs_batch,
+                       DenseI64ArrayAttr:$lhs_contract,
+                       DenseI64ArrayAttr:$rhs_contract);
+  let results = (outs Xla_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` `batch` `=` $lhs_batch `x` $rhs_batch `,` `contract` `=`
+    $lhs_contract `x` $rhs_contract attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Xla_MatmulOp : Xla_Op<"matmul",
+    [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
+  let summary = "torch.matmul for rank >= 2: [..., m, k] x [..., k, n] or [k, n]";
+  let description = [{
+    Both operands have rank >= 2. Either the rhs is a matrix `[k, n]` (a
+    linear layer applied to every leading index of the lhs) or both have the
+    same leading (batch) dimensions.
+  }];
+  let arguments = (ins Xla_NumericTensor:$lhs, Xla_NumericTensor:$rhs);
+  let results = (outs Xla_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_EinsumOp : Xla_Op<"einsum",
+    [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
+  let summary = "Two-operand einsum (torch.einsum)";
+  let description = [{
+    `"bsd,df->bsf"`: one letter per dimension; a letter shared by both
+    operands has one size; letters missing from the output are summed over.
+    No repeated letter within one operand, no ellipsis.
+  }];
+  let arguments = (ins StrAttr:$equation, Xla_NumericTensor:$lhs,
+                       Xla_NumericTensor:$rhs);
+  let results = (outs Xla_NumericTensor:$result);
+  let assemblyFormat = [{
+    $equation $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_ReduceOp : Xla_Op<"reduce", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Reduces over dimensions (sum, prod, max, min, mean, and, or)";
+  let description = [{
+    The reduced dimensions are removed. `mean` divides the sum by the number
+    of reduced elements (floats only); `and`/`or` take integer tensors.
+  }];
+  let arguments = (ins Xla_ReduceKind:$kind, Xla_Tensor:$input,
+                       DenseI64ArrayAttr:$dims);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $input `,` `dims` `=` $dims attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Xla_SoftmaxOp : Xla_Op<"softmax", [Pure, SameOperandsAndResultType]> {
+  let summary = "Softmax along one dimension (max-subtracted)";
+  let arguments = (ins Xla_FloatTensor:$input,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
+  let results = (outs Xla_FloatTensor:$result);
+  let assemblyFormat = "$input `,` `dim` `=` $dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Xla_ConvolutionOp : Xla_Op<"convolution",
+    [Pure, InferTypeOpAdaptor, SameOperandsElementType]> {
+  let summary = "N-d convolution, NHWC input, HWIO kernel, NHWC output";
+  let description = [{
+    Input `[N, S1..Sd, C]`, kernel `[K1..Kd, C/groups, O]`, result
+    `[N, S'1..S'd, O]` with `S' = floor((dilate(S) + lo + hi - dilate(K)) /
+    stride) + 1` where `dilate(S) = (S-1)*lhs_dilation+1` and
+    `dilate(K) = (K-1)*rhs_dilation+1`. `padding` is `[[lo, hi], ...]` per
+    spatial dimension. `feature_groups` > 1 is a grouped (depthwise when equal
+    to C) convolution.
+  }];
+  let arguments = (ins Xla_NumericTensor:$input, Xla_NumericTensor:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$lhs_dilation,
+                       DenseI64ArrayAttr:$rhs_dilation,
+                       DefaultValuedAttr<I64Attr, "1">:$feature_groups);
+  let results = (outs Xla_NumericTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $kernel `,` `strides` `=` $strides `,` `padding` `=`
+    custom<Padding>($padding) `,` `lhs_dilation` `=` $lhs_dilation `,`
+    `rhs_dilation` `=` $rhs_dilation (`,` `feature_groups` `=` $feature_groups^)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+def Xla_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
+  let cppNamespace = "::xspmd::xla";
+  let description = [{
+    A collective of the dialect. Its participants are named either by mesh
+    axes (`mesh_axes = @mesh["x", "y"]`: the devices that differ only in those
+    axes' coordinates, ordered by the listed axes, major to minor) or by
+    explicit replica groups (`groups = [[0, 1], [2, 3]]`, device ids, as
+    torch_xla's `groups`). With neither, every device is in one group, in id
+    order. After lowering, `link` records the network the collective uses.
+  }];
+  let methods = [
+    InterfaceMethod<"The mesh whose axes name the participants, if any.",
+      "::mlir::FlatSymbolRefAttr", "getMeshAttr">,
+    InterfaceMethod<"The mesh axes naming the participants, if any.",
+      "::mlir::ArrayAttr", "getAxesAttr">,
+    InterfaceMethod<"Explicit replica groups (a 2-d i64 tensor), if any.",
+      "::mlir::DenseIntElementsAttr", "getGroupsAttr">,
+    InterfaceMethod<"The link class, once lowered.",
+      "::xspmd::xla::LinkClassAttr", "getLinkAttr">,
+  ];
+}
+
+class Xla_CollectiveOp<string mnemonic, list<Trait> traits = []>
+    : Xla_Op<mnemonic, !listconcat(traits,
+          [Xla_CollectiveOpInterface,
+           DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+  dag participants = (ins OptionalAttr<FlatSymbolRefAttr>:$mesh,
+                          OptionalAttr<StrArrayAttr>:$axes,
+                          OptionalAttr<I64ElementsAttr>:$groups,
+                          OptionalAttr<Xla_LinkClass>:$link);
+  let hasVerifier = 1;
+}
+
+def Xla_AllReduceOp : Xla_CollectiveOp<"all_reduce",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Reduces across each group; every member gets the result";
+  let description = [{
+    torch_xla `xm.all_reduce(kind, x, scale, groups)`: the result is the
+    reduction of every group member's input, multiplied by `scale`.
+
+    ```mlir
+    %r = xla.all_reduce sum %x mesh_axes = @mesh["model"] : tensor<8xf32>
+    %r = xla.all_reduce max %x groups = [[0, 1], [2, 3]] : tensor<8xf32>
+    ```
+  }];
+  let arguments = !con((ins Xla_ReductionKind:$kind, Xla_Tensor:$input,
+                            DefaultValuedAttr<F64Attr, "1.0">:$scale),
+                       participants);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $input `` custom<Participants>($mesh, $axes, $groups, $link)
+    (`scale` `=` $scale^)? attr-dict `:` type($result)
+  }];
+}
+
+def Xla_AllGatherOp : Xla_CollectiveOp<"all_gather",
+    [SameOperandsAndResultElementType]> {
+  let summary = "Concatenates every group member's input along `dim`, in group order";
+  let arguments = !con((ins Xla_Tensor:$input,
+                            ConfinedAttr<I64Attr, [IntNonNegative]>:$dim),
+                       participants);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `dim` `=` $dim `` custom<Participants>($mesh, $axes, $groups, $link)
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_ReduceScatterOp : Xla_CollectiveOp<"reduce_scatter",
+    [SameOperandsAndResultElementType]> {
+  let summary = "Reduces across each group and scatters the result along `dim`";
+  let description = [{
+    Group member at position i gets block i of the reduced tensor (split in
+    group-size equal blocks along `dim`), multiplied by `scale`.
+  }];
+  let arguments = !con((ins Xla_ReductionKind:$kind, Xla_Tensor:$input,
+                            ConfinedAttr<I64Attr, [IntNonNegative]>:$dim,
+                            DefaultValuedAttr<F64Attr, "1.0">:$scale),
+                       participants);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $kind $input `,` `dim` `=` $dim
+    `` custom<Participants>($mesh, $axes, $groups, $link)
+    (`scale` `=` $scale^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Xla_AllToAllOp : Xla_CollectiveOp<"all_to_all",
+    [SameOperandsAndResultElementType]> {
+  let summary = "Splits along split_dim, exchanges, concatenates along concat_dim";
+  let description = [{
+    torch_xla `xm.all_to_all(x, split_dimension, concat_dimension,
+    split_count, groups)`: block i of the input (split in `split_count`
+    blocks along `split_dim`) goes to the group member at position i; the
+    blocks received are concatenated along `concat_dim` in source order.
+    `split_count` equals the group size.
+  }];
+  let arguments = !con((ins Xla_Tensor:$input,
+                            ConfinedAttr<I64Attr, [IntNonNegative]>:$split_dim,
+                            ConfinedAttr<I64Attr, [IntNonNegative]>:$concat_dim,
+                            ConfinedAttr<I64Attr, [IntPositive]>:$split_count),
+                       participants);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `split_dim` `=` $split_dim `,` `concat_dim` `=` $concat_dim `,`
+    `split_count` `=` $split_count
+    `` custom<Participants>($mesh, $axes, $groups, $link) attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def Xla_CollectivePermuteOp : Xla_CollectiveOp<"collective_permute",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Sends each source's input to its target; others get zeros";
+  let description = [{
+    `pairs = [[s, t], ...]`: with mesh axes or groups, `s` and `t` are
+    positions within each group (the same pattern in every group); without,
+    they are device ids. Each position is a source at most once and a target
+    at most once; a device that is no target gets zeros, as in XLA.
+  }];
+  let arguments = !con((ins Xla_Tensor:$input, I64ElementsAttr:$pairs),
+                       participants);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `pairs` `=` custom<Groups>($pairs)
+    `` custom<Participants>($mesh, $axes, $groups, $link) attr-dict `:`
+    type($result)
+  }];
+}
+
+def Xla_AllSliceOp : Xla_CollectiveOp<"all_slice",
+    [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Keeps this device's block along `dim` (no communication)";
+  let description = [{
+    The dual of all_gather: the group member at position i keeps block i of
+    its input, split in group-size equal blocks along `dim`.
+  }];
+  let arguments = !con((ins Xla_Tensor:$input,
+                            ConfinedAttr<I64Attr, [IntNonNegative]>:$dim),
+                       participants);
+  let results = (outs Xla_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` `dim` `=` $dim `` custom<Participants>($mesh, $axes, $groups, $link)
+    attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+#endif // XSPMD_DIALECTS_XLA_XLAOPS_TD

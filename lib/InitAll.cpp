@@ -1,0 +1,19 @@
+//===- InitAll.cpp - register xspmd's dialects and passes -----------------===//
+
+#include "lib/InitAll.h"
+
+#include "dialects/xla/XlaDialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void xspmd::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<xspmd::xla::XlaDialect, mlir::func::FuncDialect>();
+}
+
+void xspmd::registerAllPasses() {
+  xspmd::registerXlaPasses();
+  mlir::registerTransformsPasses();
+}

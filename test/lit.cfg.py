@@ -1,0 +1,39 @@
+# -*- Python -*-
+# lit configuration of the xspmd test suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "xspmd"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.xspmd_obj_root, "test")
+
+# FileCheck variables do not leak between CHECK-LABEL blocks.
+config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+config.substitutions.append(("%xspmd_src", config.xspmd_src_root))
+config.substitutions.append(("%python", "python3"))
+
+tools = [
+    ToolSubst("xla-opt", unresolved="fatal"),
+    ToolSubst("xla-run", unresolved="ignore"),
+    "FileCheck",
+    "split-file",
+    "not",
+    "count",
+]
+# XSPMD_CHECK_ROUNDTRIP=1 runs every xla-opt test with --verify-roundtrip.
+if os.environ.get("XSPMD_CHECK_ROUNDTRIP"):
+    tools[0] = ToolSubst("xla-opt", command="xla-opt --verify-roundtrip",
+                         unresolved="fatal")
+llvm_config.add_tool_substitutions(
+    tools, [config.xspmd_tools_dir, config.llvm_tools_dir])
