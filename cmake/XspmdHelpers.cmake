@@ -22,6 +22,9 @@ function(xspmd_add_library name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}>
     $<INSTALL_INTERFACE:include/xspmd>)
+  # Consumers of the installed package need MLIR's and LLVM's headers too.
+  target_include_directories(${name} SYSTEM PUBLIC
+    ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
   if(ARG_DEPENDS)
     add_dependencies(${name} ${ARG_DEPENDS})
   endif()

@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "xspmd"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "install"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.xspmd_obj_root, "test")
 
