@@ -33,7 +33,7 @@ tools = [
 ]
 # XSPMD_CHECK_ROUNDTRIP=1 runs every xla-opt test with --verify-roundtrip.
 if os.environ.get("XSPMD_CHECK_ROUNDTRIP"):
-    tools[0] = ToolSubst("xla-opt", command="xla-opt --verify-roundtrip",
+    tools[0] = ToolSubst("xla-opt", extra_args=["--verify-roundtrip"],
                          unresolved="fatal")
 llvm_config.add_tool_substitutions(
     tools, [config.xspmd_tools_dir, config.llvm_tools_dir])
