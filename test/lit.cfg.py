@@ -21,6 +21,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%xspmd_src", config.xspmd_src_root))
+config.substitutions.append(("%xspmd_obj", config.xspmd_obj_root))
 config.substitutions.append(("%python", "python3"))
 
 tools = [
