@@ -20,9 +20,13 @@ def XlaDumpMeshesPass : Pass<"xla-dump-meshes", "::mlir::ModuleOp"> {
     ```
     mesh @hybrid: 8 devices, shape [2, 4, 1], hybrid
       axis "data" size 2 (ici 1 x dcn 2) link dcn
-      ...
-      devices: [[[0], [1], [2], [3]], [[4], [5], [6], [7]]]
+      axis "fsdp" size 4 (ici 4 x dcn 1) link ici
+      axis "tensor" size 1 (ici 1 x dcn 1) link ici
+      devices (row-major): 0 1 2 3 4 5 6 7
+      logical array: [[[0], [1], [2], [3]], [[4], [5], [6], [7]]]
     ```
+
+    Use `-o /dev/null` to see the dump alone.
   }];
 }
 

@@ -21,6 +21,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%xspmd_src", config.xspmd_src_root))
+config.substitutions.append(("%xspmd_obj", config.xspmd_obj_root))
 config.substitutions.append(("%python", "python3"))
 
 tools = [
@@ -33,7 +34,7 @@ tools = [
 ]
 # XSPMD_CHECK_ROUNDTRIP=1 runs every xla-opt test with --verify-roundtrip.
 if os.environ.get("XSPMD_CHECK_ROUNDTRIP"):
-    tools[0] = ToolSubst("xla-opt", command="xla-opt --verify-roundtrip",
+    tools[0] = ToolSubst("xla-opt", extra_args=["--verify-roundtrip"],
                          unresolved="fatal")
 llvm_config.add_tool_substitutions(
     tools, [config.xspmd_tools_dir, config.llvm_tools_dir])

@@ -149,7 +149,8 @@ static void printAxisList(AsmPrinter &printer, ArrayRef<StringAttr> names,
   for (size_t i = 0; i < names.size(); ++i) {
     if (i)
       printer << ", ";
-    printer << '"' << names[i].getValue() << "\"=" << sizes[i];
+    printer.printString(names[i].getValue());
+    printer << '=' << sizes[i];
   }
   printer << ']';
 }
@@ -517,9 +518,8 @@ Attribute ShardingAttr::parse(AsmParser &parser, Type) {
 }
 
 static void printAxisNames(AsmPrinter &printer, ArrayRef<StringAttr> axes) {
-  llvm::interleaveComma(axes, printer, [&](StringAttr axis) {
-    printer << '"' << axis.getValue() << '"';
-  });
+  llvm::interleaveComma(axes, printer,
+                        [&](StringAttr axis) { printer.printString(axis); });
 }
 
 void ShardingAttr::print(AsmPrinter &printer) const {

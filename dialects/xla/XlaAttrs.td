@@ -89,7 +89,7 @@ def Xla_ShardingAttr : Xla_Attr<"Sharding", "sharding"> {
     `partial={"model"}` says the value is a pending reduction across those
     axes (each device holds a partial result); the reduction is a sum unless
     spelled `partial<max>={...}` (any of sum, mul, and, or, min, max).
-    docs/sharding.md has examples.
+    docs/dialect.md has examples.
   }];
   let parameters = (ins
     "::mlir::FlatSymbolRefAttr":$mesh,

@@ -160,7 +160,7 @@ void printParticipants(OpAsmPrinter &printer, Operation *,
   if (axes) {
     printer << " mesh_axes = " << mesh << '[';
     llvm::interleaveComma(axes.getAsValueRange<StringAttr>(), printer,
-                          [&](StringRef a) { printer << '"' << a << '"'; });
+                          [&](StringRef a) { printer.printString(a); });
     printer << ']';
   } else if (groups) {
     printer << " groups = ";
@@ -213,8 +213,12 @@ static RankedTensorType typeOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-static LogicalResult checkDim(Operation *op, StringRef name, int64_t dim,
-                              int64_t rank) {
+/// Checks that the op keeps its operand's rank and that `dim` is one of its
+/// dimensions.
+static LogicalResult checkDim(Operation *op, StringRef name, int64_t dim) {
+  int64_t rank = typeOf(op->getOperand(0)).getRank();
+  if (typeOf(op->getResult(0)).getRank() != rank)
+    return op->emitOpError() << "result must have the operand's rank " << rank;
   if (dim >= rank)
     return op->emitOpError()
            << name << " " << dim << " is out of range for rank " << rank;
@@ -320,22 +324,17 @@ static LogicalResult verifyOwnShape(Operation *op) {
         return checkReduction(op, ar.getKind(), ar.getType().getElementType(),
                               ar.getScale().convertToDouble());
       })
-      .Case([&](AllGatherOp ag) {
-        return checkDim(op, "dim", ag.getDim(), ag.getType().getRank());
-      })
+      .Case([&](AllGatherOp ag) { return checkDim(op, "dim", ag.getDim()); })
       .Case([&](ReduceScatterOp rs) -> LogicalResult {
-        if (failed(checkDim(op, "dim", rs.getDim(), rs.getType().getRank())))
+        if (failed(checkDim(op, "dim", rs.getDim())))
           return failure();
         return checkReduction(op, rs.getKind(), rs.getType().getElementType(),
                               rs.getScale().convertToDouble());
       })
-      .Case([&](AllSliceOp as) {
-        return checkDim(op, "dim", as.getDim(), as.getType().getRank());
-      })
+      .Case([&](AllSliceOp as) { return checkDim(op, "dim", as.getDim()); })
       .Case([&](AllToAllOp a2a) -> LogicalResult {
-        int64_t rank = a2a.getType().getRank();
-        if (failed(checkDim(op, "split_dim", a2a.getSplitDim(), rank)) ||
-            failed(checkDim(op, "concat_dim", a2a.getConcatDim(), rank)))
+        if (failed(checkDim(op, "split_dim", a2a.getSplitDim())) ||
+            failed(checkDim(op, "concat_dim", a2a.getConcatDim())))
           return failure();
         return success();
       })

@@ -100,6 +100,10 @@ LogicalResult XlaDialect::verifyRegionArgAttribute(Operation *op,
   if (attr.getName() == kAliasesAttrName) {
     auto index = dyn_cast<IntegerAttr>(attr.getValue());
     int64_t numResults = func.getResultTypes().size();
+    if (numResults == 0)
+      return op->emitOpError()
+             << "'" << kAliasesAttrName << "' of argument " << argIndex
+             << " names a result, but the function has none";
     if (!index || index.getInt() < 0 || index.getInt() >= numResults)
       return op->emitOpError()
              << "'" << kAliasesAttrName << "' of argument " << argIndex

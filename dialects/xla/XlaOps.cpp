@@ -57,6 +57,27 @@ static void printPadding(OpAsmPrinter &printer, Operation *,
   printer << ']';
 }
 
+// concat-inputs ::= ssa-use (`,` ssa-use)* `,` `dim` `=` int
+static ParseResult
+parseConcatInputs(OpAsmParser &parser,
+                  SmallVectorImpl<OpAsmParser::UnresolvedOperand> &inputs,
+                  IntegerAttr &dim) {
+  do {
+    if (parser.parseOperand(inputs.emplace_back()) || parser.parseComma())
+      return failure();
+  } while (failed(parser.parseOptionalKeyword("dim")));
+  int64_t value;
+  if (parser.parseEqual() || parser.parseInteger(value))
+    return failure();
+  dim = parser.getBuilder().getI64IntegerAttr(value);
+  return success();
+}
+
+static void printConcatInputs(OpAsmPrinter &printer, Operation *,
+                              OperandRange inputs, IntegerAttr dim) {
+  printer << inputs << ", dim = " << dim.getInt();
+}
+
 #define GET_OP_CLASSES
 #include "dialects/xla/XlaOps.cpp.inc"
 

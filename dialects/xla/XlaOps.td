@@ -332,8 +332,11 @@ def Xla_ConcatenateOp : Xla_Op<"concatenate", [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins Variadic<Xla_Tensor>:$inputs,
                        ConfinedAttr<I64Attr, [IntNonNegative]>:$dim);
   let results = (outs Xla_Tensor:$result);
+  // `%a, %b, dim = 0`: a custom directive, since a declarative `$inputs `,``
+  // would read the comma as the start of another operand.
   let assemblyFormat = [{
-    $inputs `,` `dim` `=` $dim attr-dict `:` functional-type(operands, results)
+    custom<ConcatInputs>($inputs, $dim) attr-dict `:`
+    functional-type(operands, results)
   }];
 }
 
