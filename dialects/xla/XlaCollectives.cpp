@@ -118,6 +118,33 @@ void printGroups(OpAsmPrinter &printer, Operation *,
   printer << ']';
 }
 
+// pairs ::= `[` (`[` int `,` int `]` (`,` ...)*)? `]`, stored as a [n x 2]
+// i64 tensor; an empty list (every device receives zeros) is [0 x 2].
+ParseResult parsePairs(OpAsmParser &parser, DenseIntElementsAttr &pairs) {
+  DeviceGroups rows;
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            SmallVector<int64_t> &row = rows.emplace_back(2);
+            return failure(parser.parseLSquare() ||
+                           parser.parseInteger(row[0]) || parser.parseComma() ||
+                           parser.parseInteger(row[1]) ||
+                           parser.parseRSquare());
+          }))
+    return failure();
+  SmallVector<int64_t> flat;
+  for (const auto &row : rows)
+    llvm::append_range(flat, row);
+  auto type = RankedTensorType::get({static_cast<int64_t>(rows.size()), 2},
+                                    parser.getBuilder().getI64Type());
+  pairs = DenseIntElementsAttr::get(type, flat);
+  return success();
+}
+
+void printPairs(OpAsmPrinter &printer, Operation *op,
+                DenseIntElementsAttr pairs) {
+  printGroups(printer, op, pairs);
+}
+
 // participants ::= (`mesh_axes` `=` symbol-ref `[` string* `]`
 //                   | `groups` `=` groups)? (`link` `=` link-class)?
 ParseResult parseParticipants(OpAsmParser &parser, FlatSymbolRefAttr &mesh,

@@ -22,6 +22,9 @@ void printParticipants(OpAsmPrinter &printer, Operation *op,
                        FlatSymbolRefAttr mesh, ArrayAttr axes,
                        DenseIntElementsAttr groups, LinkClassAttr link);
 ParseResult parseGroups(OpAsmParser &parser, DenseIntElementsAttr &groups);
+ParseResult parsePairs(OpAsmParser &parser, DenseIntElementsAttr &pairs);
+void printPairs(OpAsmPrinter &printer, Operation *op,
+                DenseIntElementsAttr pairs);
 void printGroups(OpAsmPrinter &printer, Operation *op,
                  DenseIntElementsAttr groups);
 } // namespace xspmd::xla

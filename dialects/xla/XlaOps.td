@@ -602,7 +602,7 @@ def Xla_CollectivePermuteOp : Xla_CollectiveOp<"collective_permute",
                        participants);
   let results = (outs Xla_Tensor:$result);
   let assemblyFormat = [{
-    $input `,` `pairs` `=` custom<Groups>($pairs)
+    $input `,` `pairs` `=` custom<Pairs>($pairs)
     `` custom<Participants>($mesh, $axes, $groups, $link) attr-dict `:`
     type($result)
   }];

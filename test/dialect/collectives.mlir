@@ -90,11 +90,13 @@ func.func @all_to_all(%x: tensor<8x16xf32>) {
 // CHECK: xla.collective_permute %[[X]], pairs = {{\[}}[0, 1], [1, 2], [2, 3], [3, 0]] mesh_axes = @mesh["data"] : tensor<8x16xf32>
 // CHECK: xla.collective_permute %[[X]], pairs = {{\[}}[0, 1]] groups = {{\[}}[0, 1], [2, 3], [4, 5], [6, 7]] : tensor<8x16xf32>
 // CHECK: xla.collective_permute %[[X]], pairs = {{\[}}[0, 7], [7, 0]] : tensor<8x16xf32>
+// CHECK: xla.collective_permute %[[X]], pairs = [] groups = {{\[}}[0, 1, 2, 3, 4, 5, 6, 7]] : tensor<8x16xf32>
 // CHECK: xla.collective_permute %[[X]], pairs = {{\[}}[1, 0]] mesh_axes = @mesh["model"] : tensor<8x16xf32>
 func.func @collective_permute(%x: tensor<8x16xf32>) {
   %0 = xla.collective_permute %x, pairs = [[0, 1], [1, 2], [2, 3], [3, 0]] mesh_axes = @mesh["data"] : tensor<8x16xf32>
   %1 = xla.collective_permute %x, pairs = [[0, 1]] groups = [[0, 1], [2, 3], [4, 5], [6, 7]] : tensor<8x16xf32>
   %2 = xla.collective_permute %x, pairs = [[0, 7], [7, 0]] : tensor<8x16xf32>
+  %empty = xla.collective_permute %x, pairs = [] groups = [[0, 1, 2, 3, 4, 5, 6, 7]] : tensor<8x16xf32>
   %3 = xla.collective_permute %x, pairs = [[1, 0]] mesh_axes = @mesh["model"] : tensor<8x16xf32>
   return
 }

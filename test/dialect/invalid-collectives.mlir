@@ -464,22 +464,22 @@ func.func @target_twice(%x: tensor<8xf32>) {
 
 func.func @pairs_not_pairs(%x: tensor<8xf32>) {
   // expected-error @+1 {{'xla.collective_permute' op pairs must be a list of [source, target]}}
-  %0 = xla.collective_permute %x, pairs = [[0, 1, 2], [2, 3, 0]] groups = [[0, 1, 2, 3]] : tensor<8xf32>
+  %0 = "xla.collective_permute"(%x) <{pairs = dense<[[0, 1, 2], [2, 3, 0]]> : tensor<2x3xi64>}> : (tensor<8xf32>) -> tensor<8xf32>
   return
 }
 
 // -----
 
-func.func @no_pairs(%x: tensor<8xf32>) {
-  // expected-error @+1 {{'xla.collective_permute' op pairs must be a list of [source, target]}}
-  %0 = xla.collective_permute %x, pairs = [] groups = [[0, 1, 2, 3]] : tensor<8xf32>
+func.func @pair_of_three(%x: tensor<8xf32>) {
+  // expected-error @+1 {{expected ']'}}
+  %0 = xla.collective_permute %x, pairs = [[0, 1, 2]] : tensor<8xf32>
   return
 }
 
 // -----
 
 func.func @uneven_pairs(%x: tensor<8xf32>) {
-  // expected-error @+1 {{all groups must have the same size (got 1 and 2)}}
+  // expected-error @+1 {{expected ','}}
   %0 = xla.collective_permute %x, pairs = [[0, 1], [2]] : tensor<8xf32>
   return
 }
