@@ -40,32 +40,38 @@ LinkClass GroupGeometry::getLinkClass() const {
   return onePerSlice ? LinkClass::Dcn : LinkClass::Mixed;
 }
 
-/// The run formed by the sorted distinct coordinates `values` on `axis`, or
-/// std::nullopt when they leave a gap.
+/// The evenly spaced run formed by the sorted distinct coordinates `values`
+/// on `axis`, or std::nullopt when their spacing is uneven.
 static std::optional<AxisSpan> findRun(const Topology &topology, int axis,
                                        llvm::ArrayRef<int64_t> values) {
   int64_t n = topology.getAxisLength(axis);
   int64_t count = values.size();
   bool wraps = topology.hasWraparound(axis);
   if (count == n)
-    return AxisSpan{axis, count, 0, wraps};
-  if (values.back() - values.front() == count - 1)
-    return AxisSpan{axis, count, values.front(), false};
-  if (!wraps)
-    return std::nullopt;
-  // On a ring, a run may cross the wraparound link: exactly one gap.
-  int gaps = 0;
-  int64_t first = values.front();
+    return AxisSpan{axis, count, 0, 1, wraps};
+  llvm::SmallVector<int64_t> gaps;
   for (int64_t i = 0; i + 1 < count; ++i)
-    if (values[i + 1] - values[i] > 1) {
-      ++gaps;
-      first = values[i + 1];
-    }
-  if (values.front() + n - values.back() > 1)
-    ++gaps;
-  if (gaps != 1)
+    gaps.push_back(values[i + 1] - values[i]);
+  if (!wraps) {
+    if (llvm::all_equal(gaps))
+      return AxisSpan{axis, count, values.front(), gaps.front(), false};
     return std::nullopt;
-  return AxisSpan{axis, count, first, false};
+  }
+  // Round a ring: the gap closing through the wraparound link counts too.
+  gaps.push_back(values.front() + n - values.back());
+  if (llvm::all_equal(gaps))
+    return AxisSpan{axis, count, values.front(), gaps.front(), true};
+  // One longer gap, the others equal: a line that starts after that gap.
+  int64_t stride = *llvm::min_element(gaps);
+  int64_t longer = 0, longIndex = 0;
+  for (auto [i, gap] : llvm::enumerate(gaps))
+    if (gap != stride) {
+      ++longer;
+      longIndex = i;
+    }
+  if (longer != 1)
+    return std::nullopt;
+  return AxisSpan{axis, count, values[(longIndex + 1) % count], stride, false};
 }
 
 std::optional<llvm::SmallVector<AxisSpan, 3>>

@@ -23,16 +23,20 @@
 
 namespace xspmd::topology {
 
-/// A run of consecutive chips along one torus axis covered by a group.
+/// The chips a group covers along one torus axis: `length` chips spaced
+/// `stride` apart (1: consecutive), starting at `first`.
 struct AxisSpan {
   int axis;
   /// Chips in the run.
   int64_t length;
-  /// Coordinate of the run's first chip; a run on a wraparound axis may
-  /// cross the wraparound link (first + length > axis length).
+  /// Coordinate of the run's first chip; on a wraparound axis a run may
+  /// cross the wraparound link (coordinates taken modulo the axis length).
   int64_t first;
-  /// The run is the whole axis and the axis has wraparound: a closed ring.
-  /// Otherwise the run is a line (its ends are not linked).
+  /// Distance between neighbouring members along the axis.
+  int64_t stride;
+  /// The members close a ring through the wraparound link (they are spread
+  /// evenly round a wraparound axis: stride x length = axis length).
+  /// Otherwise the run is a line: its ends are not linked.
   bool ring;
 };
 

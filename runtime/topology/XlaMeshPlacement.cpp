@@ -28,8 +28,11 @@ static std::string describeRuns(llvm::ArrayRef<AxisSpan> runs) {
     return "one chip per slice";
   llvm::SmallVector<std::string, 3> parts;
   for (const AxisSpan &run : runs)
-    parts.push_back(formatv("{0} ({1} of {2})", axisName(run.axis),
-                            run.ring ? "ring" : "line", run.length));
+    parts.push_back(formatv("{0} ({1} of {2}{3})", axisName(run.axis),
+                            run.ring ? "ring" : "line", run.length,
+                            run.stride == 1
+                                ? std::string()
+                                : formatv(", every {0}th", run.stride).str()));
   return "torus " + llvm::join(parts, " x ");
 }
 

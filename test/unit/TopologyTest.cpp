@@ -302,13 +302,26 @@ TEST(GroupGeometry, RingLineAndIrregular) {
   EXPECT_EQ(crossing[0].first, 14);
   EXPECT_EQ(crossing[0].length, 4);
 
-  // A 4x2 block: two runs. A strided set: irregular.
+  // A 4x2 block: two runs.
   auto block = *findSubgrid(t, {0, 1, 2, 3, 16, 17, 18, 19});
   ASSERT_EQ(block.size(), 2u);
   EXPECT_EQ(block[1].axis, 1);
   EXPECT_EQ(block[1].length, 2);
-  EXPECT_FALSE(findSubgrid(t, {0, 4, 8, 12}).has_value());
-  EXPECT_FALSE(findSubgrid(t, {0, 1, 17}).has_value()); // not a product
+  EXPECT_EQ(block[1].stride, 1);
+
+  // Every 4th chip round the 16-ring: a ring of 4 with stride 4.
+  auto strided = *findSubgrid(t, {0, 4, 8, 12});
+  ASSERT_EQ(strided.size(), 1u);
+  EXPECT_TRUE(strided[0].ring);
+  EXPECT_EQ(strided[0].stride, 4);
+  // Every 3rd chip, not closing the ring: a line from 13 (across the wrap).
+  auto third = *findSubgrid(t, {13, 0, 3, 6});
+  EXPECT_FALSE(third[0].ring);
+  EXPECT_EQ(third[0].first, 13);
+  EXPECT_EQ(third[0].stride, 3);
+  // Uneven spacing, or not a Cartesian product: irregular.
+  EXPECT_FALSE(findSubgrid(t, {0, 1, 3}).has_value());
+  EXPECT_FALSE(findSubgrid(t, {0, 1, 17}).has_value());
 
   // Without wraparound a column of a 4x4 is a line even when complete.
   auto column = *findSubgrid(parse("v5e:4x4"), {0, 4, 8, 12});
