@@ -38,6 +38,7 @@ void accumulatePhases(CollectiveEstimate &estimate) {
   estimate.seconds = 0;
   estimate.bytesSentPerDevice = {};
   estimate.linkBytes = {};
+  estimate.iciHops = estimate.dcnSteps = 0;
   double stage = 0;
   for (const CollectivePhase &phase : estimate.phases) {
     if (phase.concurrentWithPrevious) {
@@ -50,6 +51,7 @@ void accumulatePhases(CollectiveEstimate &estimate) {
     (dcn ? estimate.bytesSentPerDevice.dcn : estimate.bytesSentPerDevice.ici) +=
         phase.bytesSentPerDevice;
     (dcn ? estimate.linkBytes.dcn : estimate.linkBytes.ici) += phase.linkBytes;
+    (dcn ? estimate.dcnSteps : estimate.iciHops) += phase.sequentialHops;
   }
   estimate.seconds += stage;
 }

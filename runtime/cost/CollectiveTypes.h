@@ -56,13 +56,6 @@ struct CollectiveOp {
 struct LinkBytes {
   double ici = 0;
   double dcn = 0;
-
-  LinkBytes &operator+=(const LinkBytes &other) {
-    ici += other.ici;
-    dcn += other.dcn;
-    return *this;
-  }
-  double total() const { return ici + dcn; }
 };
 
 /// One step of an algorithm on one link class (a hierarchical all-reduce has
@@ -100,6 +93,10 @@ struct CollectiveEstimate {
   LinkBytes bytesSentPerDevice;
   /// Bytes carried summed over all links, per link class.
   LinkBytes linkBytes;
+  /// ICI hops and DCN messages one after another on the critical path,
+  /// summed over the phases.
+  int64_t iciHops = 0;
+  int64_t dcnSteps = 0;
   llvm::SmallVector<CollectivePhase, 3> phases;
 
   /// One line for reports: kind, algorithm, time, bytes.

@@ -68,7 +68,8 @@ TEST(AllGather, OneAxisWithoutWraparoundLatencyBound) {
   double V = 256.0 * 256 * 2, N = 4;
   auto e = estimate(t, CollectiveKind::AllGather, torusLines(t, 1), V / N);
   EXPECT_WITHIN_2PCT(e.seconds, (N - 1) * T_min);
-  EXPECT_EQ(e.phases.front().sequentialHops, 3);
+  EXPECT_EQ(e.iciHops, 3);
+  EXPECT_EQ(e.dcnSteps, 0);
 }
 
 TEST(AllGather, TwoAxesWithWraparound) {

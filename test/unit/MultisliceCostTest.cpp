@@ -133,6 +133,9 @@ TEST(Multislice, HierarchicalAllReduce) {
   EXPECT_EQ(e.algorithm, "hierarchical: ICI reduce-scatter, then DCN "
                          "all-reduce, then ICI all-gather");
   EXPECT_DOUBLE_EQ(e.bytesSentPerDevice.dcn, 2 * (S - 1) / S * V / 64);
+  // Latency path: 2 x (4+4+4)/2 ICI hops, 2 (S-1) DCN ring steps.
+  EXPECT_EQ(e.iciHops, 12);
+  EXPECT_EQ(e.dcnSteps, 2);
 }
 
 TEST(Multislice, HierarchicalAllGatherAndReduceScatter) {
