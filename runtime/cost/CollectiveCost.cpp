@@ -218,11 +218,14 @@ static std::string summarize(const CollectiveEstimate &estimate,
   if (phases.size() == 1)
     return phases.front().algorithm;
   if (hierarchical) {
-    llvm::SmallVector<std::string, 3> steps;
-    for (const CollectivePhase &phase : phases)
-      steps.push_back((phase.link == LinkClass::Dcn ? "DCN " : "ICI ") +
-                      phase.operation);
-    return "hierarchical: " + llvm::join(steps, ", then ");
+    std::string text = "hierarchical: ";
+    for (const CollectivePhase &phase : phases) {
+      if (&phase != &phases.front())
+        text += phase.concurrentWithPrevious ? " alongside " : ", then ";
+      text +=
+          (phase.link == LinkClass::Dcn ? "DCN " : "ICI ") + phase.operation;
+    }
+    return text;
   }
   if (estimate.kind == CollectiveKind::AllReduce &&
       phases.front().link == LinkClass::Ici && phases.size() == 2 &&

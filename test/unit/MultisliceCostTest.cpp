@@ -165,6 +165,8 @@ TEST(Multislice, HierarchicalAllToAllOverlapsIciAndDcn) {
   EXPECT_WITHIN_2PCT(e.seconds, dcn);
   ASSERT_EQ(e.phases.size(), 2u);
   EXPECT_TRUE(e.phases[1].concurrentWithPrevious);
+  EXPECT_EQ(e.algorithm,
+            "hierarchical: ICI all-to-all alongside DCN all-to-all");
 }
 
 //===----------------------------------------------------------------------===//
