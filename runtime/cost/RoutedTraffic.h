@@ -1,0 +1,86 @@
+//===- RoutedTraffic.h - bytes on each link of a traffic pattern -*- C++
+//-*-===//
+//
+// For patterns without a closed form (irregular groups, permutes), the cost
+// model routes every message and sums the bytes each link carries.
+//
+// ICI: minimal dimension-order routes on the torus. A message uses every
+// shortest first hop it has (one per axis it must cross, two on a wraparound
+// axis crossed halfway round), as SB-tpus Q5 does ("use all available
+// ports"); each such sub-flow carries an equal share, first along its own
+// axis, then along the remaining axes in x, y, z order.
+//
+// DCN: traffic leaves a chip over PCIe to its host and the host's NIC, and
+// arrives the same way (GC-multislice); the busiest NIC (per direction,
+// shared by the host's chips) or the busiest chip's PCIe link sets the time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_RUNTIME_COST_ROUTEDTRAFFIC_H
+#define XSPMD_RUNTIME_COST_ROUTEDTRAFFIC_H
+
+#include "runtime/topology/Topology.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace xspmd::cost {
+
+/// Bytes per directed ICI link.
+class IciLinkLoads {
+public:
+  explicit IciLinkLoads(const topology::Topology &topology)
+      : topology(topology) {}
+
+  /// Routes `bytes` from `source` to `target` (same slice, distinct); returns
+  /// the route's hop count and the number of ports it spreads over.
+  std::pair<int64_t, int> addRoute(int64_t source, int64_t target,
+                                   double bytes);
+
+  bool empty() const { return loads.empty(); }
+  /// Bytes on the busiest directed link.
+  double maxLoad() const;
+  /// Bytes summed over all directed links.
+  double totalLoad() const;
+
+private:
+  void walk(int64_t slice, topology::ChipCoords at, int axis, int64_t steps,
+            int direction, double bytes);
+
+  const topology::Topology &topology;
+  /// Key: device * 6 + axis * 2 + (direction > 0).
+  llvm::DenseMap<int64_t, double> loads;
+};
+
+/// Bytes through each host NIC and chip PCIe link, per direction.
+class DcnLoads {
+public:
+  explicit DcnLoads(const topology::Topology &topology) : topology(topology) {}
+
+  /// `bytes` from `source` to `target` in different slices.
+  void add(int64_t source, int64_t target, double bytes) {
+    addOutgoing(source, bytes);
+    addIncoming(target, bytes);
+  }
+  /// One side of DCN messages, for patterns summed per chip: `source` sends
+  /// `bytes` in total to other slices / `target` receives `bytes` from them.
+  void addOutgoing(int64_t source, double bytes);
+  void addIncoming(int64_t target, double bytes);
+
+  bool empty() const { return messages == 0; }
+  double total() const { return totalBytes; }
+  /// Time to move the loads at `efficiency` of the NIC and PCIe bandwidth.
+  double bandwidthSeconds(double efficiency) const;
+  /// Most chips of one host sending at once.
+  int64_t maxSendersPerHost() const;
+
+private:
+  const topology::Topology &topology;
+  double totalBytes = 0;
+  int64_t messages = 0;
+  llvm::DenseMap<int64_t, double> hostOut, hostIn, chipOut, chipIn;
+  llvm::DenseMap<int64_t, int64_t> sendersPerHost;
+};
+
+} // namespace xspmd::cost
+
+#endif // XSPMD_RUNTIME_COST_ROUTEDTRAFFIC_H

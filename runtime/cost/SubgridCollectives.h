@@ -1,0 +1,76 @@
+//===- SubgridCollectives.h - closed forms on torus sub-grids ---*- C++ -*-===//
+//
+// Collectives over one group whose chips form a sub-grid of the torus (evenly
+// spaced runs along one or more axes; topology/GroupGeometry.h). Research
+// notes section 2 / 8, with W = one direction of one link and T_min =
+// per-hop latency; every phase costs max(latency term, bandwidth term)
+// (SB-shard: T_hop = max[T_min, bytes / W]):
+//
+//   one axis of n chips, gathering a total of U bytes:
+//     ring (wraparound), bidirectional, each shard sent half each way:
+//       bandwidth (n-1)/n * U / (2 W)       latency floor(n/2) * T_min
+//     line (no wraparound):
+//       bandwidth (n-1)/n * U / W           latency (n-1) * T_min
+//   several axes (AllGather_XY): the data splits into one part per axis and
+//   part j gathers the axes in the rotated order j, j+1, ...; in round r every
+//   axis serves one part, so all links work at once. For m equal axes this
+//   is exactly (N-1)/N * V / (m * 2W), the notes' V / (W_bidi * n_axes).
+//   reduce-scatter: the same schedule reversed, same time.
+//   all-to-all, B bytes per device, dimension-order routing: the busiest
+//   link of axis i carries L(n_i) chunks of B / n_i, with
+//       L = n^2/8 (ring, n even), (n^2-1)/8 (ring, n odd),
+//           floor(n/2) * ceil(n/2) (line);
+//   axes work at once: bandwidth max_i L(n_i) B / (n_i W); latency
+//   sum_i (hops across axis i). One ring axis gives the notes' V / (4 W_bidi)
+//   and grids give amb's bisection bound 4 W link_multiplier (R-1) / R^2.
+//
+// A run of every s-th chip: each of its hops crosses s links (s x T_min),
+// and the other groups of the collective interleaved on those links share
+// their bandwidth (W / sharing).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_RUNTIME_COST_SUBGRIDCOLLECTIVES_H
+#define XSPMD_RUNTIME_COST_SUBGRIDCOLLECTIVES_H
+
+#include "runtime/cost/CollectiveTypes.h"
+#include "runtime/topology/GroupGeometry.h"
+
+namespace xspmd::cost {
+
+/// ICI figures a closed form needs.
+struct IciLinkParams {
+  /// One direction of one link, after efficiency.
+  double linkBandwidth;
+  double hopLatency;
+};
+
+/// One axis of a sub-grid group as the closed forms see it.
+struct GridAxis {
+  topology::AxisSpan span;
+  /// Groups of the same collective whose runs use the same links (1 unless
+  /// the run is strided and other groups fill the chips in between).
+  int64_t linkSharing = 1;
+};
+
+/// All-gather of `gatheredBytes` in total (the notes' V) over one sub-grid
+/// group with axes `axes`; also the cost of a reduce-scatter of a
+/// `gatheredBytes` buffer. `operation` names the phase. No axes (one device)
+/// costs nothing.
+CollectivePhase subgridAllGather(llvm::ArrayRef<GridAxis> axes,
+                                 double gatheredBytes,
+                                 const IciLinkParams &params,
+                                 llvm::StringRef operation);
+
+/// All-to-all of `bytesPerDevice` per member over one sub-grid group.
+CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
+                                double bytesPerDevice,
+                                const IciLinkParams &params);
+
+/// "bidirectional ring over x (16 chips)", "line over y (4 chips)",
+/// "multi-axis over x (ring of 16), y (line of 4, every 2nd chip)".
+std::string describeSubgridAlgorithm(llvm::ArrayRef<GridAxis> axes);
+
+} // namespace xspmd::cost
+
+#endif // XSPMD_RUNTIME_COST_SUBGRIDCOLLECTIVES_H

@@ -1,0 +1,152 @@
+//===- Generation.cpp - TPU generation presets ----------------------------===//
+//
+// Sources: shared/research/tpu-and-collectives.md sections 1.1-1.3, 3.3 and
+// 7; docs/topology.md has one row per number with its citation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/topology/Generation.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <cassert>
+
+namespace xspmd::topology {
+namespace {
+
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double Gbps = 1e9 / 8; // bytes/s in one gigabit per second
+
+// GC-v5p table (research notes 3.3), used for v4 as well: accelerator types
+// double the chips by doubling the smallest dimension, starting at one host.
+constexpr StandardSlice kCubeSlices[] = {
+    {4, {2, 2, 1}},      {8, {2, 2, 2}},       {16, {2, 2, 4}},
+    {32, {2, 4, 4}},     {64, {4, 4, 4}},      {128, {4, 4, 8}},
+    {256, {4, 8, 8}},    {512, {8, 8, 8}},     {1024, {8, 8, 16}},
+    {2048, {8, 16, 16}}, {4096, {16, 16, 16}}, {6144, {16, 16, 24}},
+};
+
+// GC-v6e table (research notes 3.3); v5litepod-N uses the same shapes.
+constexpr StandardSlice kPlanarSlices[] = {
+    {1, {1, 1, 1}},  {4, {2, 2, 1}},  {8, {2, 4, 1}},    {16, {4, 4, 1}},
+    {32, {4, 8, 1}}, {64, {8, 8, 1}}, {128, {8, 16, 1}}, {256, {16, 16, 1}},
+};
+
+const GenerationSpec kSpecs[] = {
+    {
+        /*generation=*/Generation::V4,
+        /*name=*/"v4",
+        /*acceleratorPrefix=*/"v4",
+        /*torusRank=*/3,
+        /*tensorCoresPerChip=*/2,
+        /*hostBlock=*/{2, 2, 1},
+        /*maxSliceChips=*/4096,
+        /*maxAxisLength=*/16,
+        /*wraparound=*/WraparoundRule::WholeCubes,
+        /*hbmBytes=*/32 * GiB,
+        /*hbmBandwidth=*/1.2e12,
+        /*peakBf16Flops=*/2.75e14,
+        /*peakInt8Ops=*/2.75e14,
+        /*iciPortsPerChip=*/6,
+        /*iciLinkBandwidth=*/4.5e10,
+        /*iciHopLatency=*/1e-6,
+        /*pcieBandwidth=*/1.6e10,
+        /*dcnHostBandwidth=*/2.5e10, // unverified for v4 (SB generic figure)
+        /*dcnLatency=*/10e-6,        // unverified
+    },
+    {
+        Generation::V5e,
+        "v5e",
+        "v5litepod",
+        2,
+        1,
+        {2, 4, 1},
+        256,
+        16,
+        WraparoundRule::FullAxisOf16,
+        16e9,
+        8.19e11,
+        1.97e14,
+        3.94e14,
+        4,
+        4.5e10,
+        1e-6,
+        1.5e10,
+        2 * 100 * Gbps, // "2 x 100 Gbps" NIC per 8-chip host
+        10e-6,
+    },
+    {
+        Generation::V5p,
+        "v5p",
+        "v5p",
+        3,
+        2,
+        {2, 2, 1},
+        6144,
+        28,
+        WraparoundRule::WholeCubes,
+        95 * GiB,
+        2.765e12,
+        4.59e14,
+        9.18e14,
+        6,
+        9e10,
+        1e-6,
+        1.5e10,
+        4 * 50 * Gbps, // 50 Gb/s per chip, 4 chips per host
+        10e-6,
+    },
+    {
+        Generation::V6e,
+        "v6e",
+        "v6e",
+        2,
+        1,
+        {2, 4, 1},
+        256,
+        16,
+        WraparoundRule::FullAxisOf16,
+        32e9,
+        1.64e12,
+        9.18e14,
+        1.836e15,
+        4,
+        9e10,
+        1e-6,
+        3.2e10,
+        4 * 200 * Gbps, // "4 x 200 Gbps" NIC per 8-chip host
+        10e-6,
+    },
+};
+
+} // namespace
+
+llvm::ArrayRef<StandardSlice> GenerationSpec::standardSlices() const {
+  llvm::ArrayRef<StandardSlice> all = torusRank == 3
+                                          ? llvm::ArrayRef(kCubeSlices)
+                                          : llvm::ArrayRef(kPlanarSlices);
+  size_t count = 0;
+  while (count < all.size() && all[count].chips <= maxSliceChips)
+    ++count;
+  return all.take_front(count);
+}
+
+const GenerationSpec &getGenerationSpec(Generation generation) {
+  for (const GenerationSpec &spec : kSpecs)
+    if (spec.generation == generation)
+      return spec;
+  assert(false && "every generation has a preset");
+  return kSpecs[0];
+}
+
+llvm::ArrayRef<GenerationSpec> allGenerationSpecs() { return kSpecs; }
+
+std::optional<Generation> lookupGeneration(llvm::StringRef name) {
+  for (const GenerationSpec &spec : kSpecs)
+    if (name.equals_insensitive(spec.name) ||
+        name.equals_insensitive(spec.acceleratorPrefix))
+      return spec.generation;
+  return std::nullopt;
+}
+
+} // namespace xspmd::topology
