@@ -48,4 +48,71 @@ def XlaAnnotateShardingRulesPass
   }];
 }
 
+class XlaPropagationPassBase<string name> : Pass<name, "::mlir::ModuleOp"> {
+  list<Option> costOptions = [
+    Option<"iciCost", "ici-cost", "double", "1.0",
+           "Cost of one byte received over ICI (intra-slice links)">,
+    Option<"dcnCost", "dcn-cost", "double", "10.0",
+           "Cost of one byte received over DCN (between slices); mixed axes "
+           "pay this rate">,
+  ];
+}
+
+def XlaPropagateShardingPass
+    : XlaPropagationPassBase<"xla-propagate-sharding"> {
+  let summary = "Gives every tensor value a sharding, from the user's";
+  let description = [{
+    Starting from the user's shardings (`xla.sharding` on function arguments
+    and results, `xla.mark_sharding`, `xla.sharding` already on ops),
+    propagates forward and backward through every op's sharding rule
+    (`--xla-annotate-sharding-rules` shows them) until nothing changes, then
+    writes a sharding on every function argument and result and every op
+    with tensor results.
+
+    - User shardings never lose axes; closed dimensions (`{}`, `{"x"}`) are
+      never extended, open ones (`{"x", ?}`) may gain minor axes.
+    - Priorities (`{"x"}p0`) propagate first, strongest first.
+    - Conflicts (two tensors of an op wanting different axes for the same
+      factor, or one axis wanted by two factors) go to the stronger
+      priority, then to the choice the partitioner would pay least for: the
+      estimated bytes moved, a DCN byte costing `dcn-cost` and an ICI byte
+      `ici-cost`.
+    - A sharded reduction (contracting dimensions, reduced dimensions, the
+      rows of an embedding table) leaves the result `partial`.
+    - A function no sharding reaches is replicated over the module's first
+      mesh.
+
+    docs/propagation.md describes the algorithm; `--xla-explain-sharding`
+    prints why each value got its sharding.
+  }];
+  let options = !listconcat(costOptions, [
+    Option<"explain", "explain", "bool", "false",
+           "Also print what --xla-explain-sharding prints">,
+  ]);
+}
+
+def XlaExplainShardingPass
+    : XlaPropagationPassBase<"xla-explain-sharding"> {
+  let summary = "Propagates shardings and prints where each one came from";
+  let description = [{
+    Runs `--xla-propagate-sharding` and prints to standard output, per
+    function and per value, the sharding chosen and, for each sharded
+    dimension, the user annotation it descends from and the op that brought
+    it; then each conflict met, its alternatives with their priority and
+    estimated cost, and the one chosen.
+
+    For a Megatron MLP whose weights are annotated, the hidden activation
+    reads (shardings abbreviated):
+
+    ```
+    %0 = xla.matmul at mlp.mlir:6:8: #xla.sharding<...>
+      dim 1 {"model"}: from argument 1 through xla.matmul at mlp.mlir:6:8 (operand 1)
+    conflict at xla.matmul at mlp.mlir:9:8: axis "fsdp" wanted by factors i k
+      on factor i from operand 0: cost 7168  <- chosen
+      on factor k from operand 1: cost 14336
+    ```
+  }];
+  let options = costOptions;
+}
+
 #endif // XSPMD_PASSES_PASSES_TD
