@@ -115,4 +115,51 @@ def XlaExplainShardingPass
   let options = costOptions;
 }
 
+//===----------------------------------------------------------------------===//
+// HloSharding interop
+//===----------------------------------------------------------------------===//
+
+def XlaExportHloShardingPass
+    : Pass<"xla-export-hlo-sharding", "::mlir::ModuleOp"> {
+  let summary = "Adds XLA's HloSharding text beside each function sharding";
+  let description = [{
+    For every function argument and result with an `xla.sharding`, sets
+    `mhlo.sharding` to the text XLA prints for the HloSharding PyTorch/XLA
+    builds from the same mesh and partition spec:
+
+    ```mlir
+    // mesh <["data"=2, "model"=4]>, dimension 0 on "data", dimension 1 not
+    {mhlo.sharding = "{devices=[2,1,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}"}
+    // with iota=true
+    {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}
+    ```
+
+    `{replicated}` when nothing is sharded, `{maximal device=N}` on a
+    single-device mesh. Meshes with an explicit device order that is not an
+    iota transposition always use the explicit form. A partial sharding
+    has no HloSharding form: it is skipped with a warning.
+  }];
+  let options = [
+    Option<"iota", "iota", "bool", "false",
+           "Print tile assignments in the iota form <=[dims]T(perm)">,
+  ];
+}
+
+def XlaImportHloShardingPass
+    : Pass<"xla-import-hlo-sharding", "::mlir::ModuleOp"> {
+  let summary = "Turns mhlo.sharding strings into xla.sharding partition specs";
+  let description = [{
+    For every function argument and result, and every single-result op, with
+    an `mhlo.sharding` string (explicit or iota form), sets `xla.sharding` to
+    the partition spec over the mesh (the module's first, or `mesh=`) whose
+    tile assignment it is; `mhlo.sharding` is kept. Fails with a located
+    error when the text is malformed or no partition spec over the mesh has
+    that tile assignment (e.g. a device order the mesh cannot produce).
+  }];
+  let options = [
+    Option<"meshName", "mesh", "std::string", "\"\"",
+           "Mesh to express the shardings over (default: the first)">,
+  ];
+}
+
 #endif // XSPMD_PASSES_PASSES_TD
