@@ -1,6 +1,7 @@
 //===- ExportHloSharding.cpp - the --xla-export-hlo-sharding pass ---------===//
 
 #include "passes/Passes.h"
+#include "passes/common/FunctionAttrs.h"
 #include "passes/interop/HloSharding.h"
 
 namespace xspmd {
@@ -42,18 +43,21 @@ struct ExportHloShardingPass
     bool failed = false;
     SymbolTableCollection symbols;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
+      SmallVector<Attribute> args(func.getNumArguments()),
+          results(func.getNumResults());
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         if (auto sharding =
                 func.getArgAttrOfType<ShardingAttr>(i, kShardingAttrName))
-          if (StringAttr text = exportOne(
-                  func, sharding, "argument " + Twine(i), symbols, failed))
-            func.setArgAttr(i, xspmd::interop::kHloShardingAttrName, text);
+          args[i] = exportOne(func, sharding, "argument " + Twine(i), symbols,
+                              failed);
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
         if (auto sharding =
                 func.getResultAttrOfType<ShardingAttr>(i, kShardingAttrName))
-          if (StringAttr text = exportOne(func, sharding, "result " + Twine(i),
-                                          symbols, failed))
-            func.setResultAttr(i, xspmd::interop::kHloShardingAttrName, text);
+          results[i] =
+              exportOne(func, sharding, "result " + Twine(i), symbols, failed);
+      xspmd::setArgAttrs(func, xspmd::interop::kHloShardingAttrName, args);
+      xspmd::setResultAttrs(func, xspmd::interop::kHloShardingAttrName,
+                            results);
     }
     if (failed)
       signalPassFailure();

@@ -1,6 +1,7 @@
 //===- ImportHloSharding.cpp - the --xla-import-hlo-sharding pass ---------===//
 
 #include "passes/Passes.h"
+#include "passes/common/FunctionAttrs.h"
 #include "passes/interop/HloSharding.h"
 
 namespace xspmd {
@@ -58,19 +59,20 @@ struct ImportHloShardingPass
       return *sharding;
     };
     for (auto func : module.getOps<func::FuncOp>()) {
+      SmallVector<Attribute> args(func.getNumArguments()),
+          results(func.getNumResults());
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         if (auto text = func.getArgAttrOfType<StringAttr>(i, attrName))
-          if (ShardingAttr s =
-                  import(text, func.getArgumentTypes()[i],
-                         func.isExternal() ? func.getLoc()
-                                           : func.getArgument(i).getLoc(),
-                         "argument " + Twine(i)))
-            func.setArgAttr(i, kShardingAttrName, s);
+          args[i] = import(text, func.getArgumentTypes()[i],
+                           func.isExternal() ? func.getLoc()
+                                             : func.getArgument(i).getLoc(),
+                           "argument " + Twine(i));
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
         if (auto text = func.getResultAttrOfType<StringAttr>(i, attrName))
-          if (ShardingAttr s = import(text, func.getResultTypes()[i],
-                                      func.getLoc(), "result " + Twine(i)))
-            func.setResultAttr(i, kShardingAttrName, s);
+          results[i] = import(text, func.getResultTypes()[i], func.getLoc(),
+                              "result " + Twine(i));
+      xspmd::setArgAttrs(func, kShardingAttrName, args);
+      xspmd::setResultAttrs(func, kShardingAttrName, results);
       func.walk([&](Operation *op) {
         auto text = op->getAttrOfType<StringAttr>(attrName);
         if (!text || op->getNumResults() != 1)

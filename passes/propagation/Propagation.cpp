@@ -9,6 +9,7 @@
 #include "passes/propagation/PropagationState.h"
 
 #include "dialects/xla/XlaOps.h"
+#include "passes/common/FunctionAttrs.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
@@ -274,13 +275,17 @@ ShardingAttr FunctionPropagation::toAttr(const ValueState &state) {
 void FunctionPropagation::writeBack() {
   if (!getDefaultMesh())
     return; // no mesh in the module: nothing to say
+  SmallVector<Attribute> argShardings, resultShardings;
   for (BlockArgument arg : func.getArguments())
-    if (isa<RankedTensorType>(arg.getType()))
-      func.setArgAttr(arg.getArgNumber(), kShardingAttrName,
-                      toAttr(states[stateOf[arg]]));
+    argShardings.push_back(isa<RankedTensorType>(arg.getType())
+                               ? toAttr(states[stateOf[arg]])
+                               : Attribute());
   for (auto [i, s] : llvm::enumerate(resultStates))
-    if (isa<RankedTensorType>(func.getResultTypes()[i]))
-      func.setResultAttr(i, kShardingAttrName, toAttr(states[s]));
+    resultShardings.push_back(isa<RankedTensorType>(func.getResultTypes()[i])
+                                  ? toAttr(states[s])
+                                  : Attribute());
+  setArgAttrs(func, kShardingAttrName, argShardings);
+  setResultAttrs(func, kShardingAttrName, resultShardings);
   for (Operation *op : annotatedOps) {
     if (op->getNumResults() == 1) {
       op->setAttr(kShardingAttrName, toAttr(states[stateOf[op->getResult(0)]]));
