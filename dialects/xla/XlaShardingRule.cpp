@@ -172,6 +172,14 @@ OpShardingRule reshapeRule(ArrayRef<int64_t> inShape,
                            ArrayRef<int64_t> outShape) {
   OpShardingRuleBuilder b({inShape}, {outShape});
   size_t n = inShape.size(), m = outShape.size();
+  if (llvm::is_contained(inShape, 0) || llvm::is_contained(outShape, 0)) {
+    // No elements: nothing to share, nothing worth sharding.
+    for (auto [d, size] : llvm::enumerate(inShape))
+      b.mapOperand(0, d, b.addFactor(size, FactorKind::needReplication));
+    for (auto [d, size] : llvm::enumerate(outShape))
+      b.mapResult(0, d, b.addFactor(size, FactorKind::needReplication));
+    return b.build();
+  }
   size_t i = 0, j = 0;
   int64_t remIn = 1, remOut = 1;
   // Moves to the next dimension of size > 1 on each side that is exhausted.

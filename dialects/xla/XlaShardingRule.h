@@ -149,7 +149,8 @@ private:
 /// coarsest factorisation such that each dimension of either shape is a
 /// product of consecutive factors. Where the shapes cannot be factorised
 /// together (e.g. [3,4] -> [2,6]), each side gets its own need-replication
-/// factors until the running products meet again.
+/// factors until the running products meet again. Shapes without elements
+/// share nothing.
 OpShardingRule reshapeRule(llvm::ArrayRef<int64_t> inShape,
                            llvm::ArrayRef<int64_t> outShape);
 

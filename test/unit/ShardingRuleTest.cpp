@@ -54,6 +54,11 @@ TEST(ReshapeRule, ResynchronisesAfterEntangledGroup) {
             FactorKind::passThrough);
 }
 
+TEST(ReshapeRule, NoElementsShareNothing) {
+  EXPECT_EQ(reshape({0, 4}, {2, 0}), "([i, j])->([k, l]) {i=0, j=4, k=2, l=0} "
+                                     "need_replication={i, j, k, l}");
+}
+
 class RuleFixture : public ::testing::Test {
 protected:
   RuleFixture() { ctx.loadDialect<XlaDialect>(); }
