@@ -88,6 +88,10 @@ def XlaPropagateShardingPass
   let options = !listconcat(costOptions, [
     Option<"explain", "explain", "bool", "false",
            "Also print what --xla-explain-sharding prints">,
+    // Debian's LLVM is built without statistics (mlir-pass-statistics
+    // prints nothing), hence an option.
+    Option<"printStats", "stats", "bool", "false",
+           "Print the work done: ops followed, op visits, decisions">,
   ]);
 }
 

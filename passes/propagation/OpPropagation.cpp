@@ -270,6 +270,7 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
           (o.priority == cur.priority && o.cost < cur.cost))
         log.chosen = i;
     }
+    ++numDecisions;
     const ConflictOption &won = log.options[log.chosen];
     choice.axes[f] = won.axes;
     choice.priority[f] = won.priority;
@@ -321,6 +322,7 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
           (o.priority == cur.priority && o.cost < cur.cost))
         log.chosen = i;
     }
+    ++numDecisions;
     int64_t keep = log.options[log.chosen].factor;
     for (int64_t g : users)
       if (g != keep)

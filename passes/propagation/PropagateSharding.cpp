@@ -19,8 +19,13 @@ struct PropagateShardingPass
     opts.costModel.dcnByteCost = dcnCost;
     if (explain)
       opts.explain = &llvm::outs();
-    if (failed(xspmd::prop::propagateShardings(getOperation(), opts)))
-      signalPassFailure();
+    xspmd::prop::PropagationStats stats;
+    if (failed(xspmd::prop::propagateShardings(getOperation(), opts, &stats)))
+      return signalPassFailure();
+    if (printStats)
+      llvm::outs() << "propagation: " << stats.records << " ops, "
+                   << stats.visits << " op visits, " << stats.decisions
+                   << " decisions\n";
   }
 };
 

@@ -242,6 +242,7 @@ void FunctionPropagation::propagate() {
         queued[r] = false;
         changed.clear();
         processOp(r, stage == kAggressive, round, changed);
+        ++numVisits;
         for (int32_t s : changed)
           for (int32_t other : recordsOf[s])
             if (other != r && !queued[other] && inStage(other)) {
@@ -298,12 +299,19 @@ void FunctionPropagation::writeBack() {
   }
 }
 
+void FunctionPropagation::addStats(PropagationStats &stats) const {
+  stats.records += records.size();
+  stats.visits += numVisits;
+  stats.decisions += numDecisions;
+}
+
 } // namespace xspmd::prop::detail
 
 namespace xspmd::prop {
 
 LogicalResult propagateShardings(ModuleOp module,
-                                 const PropagationOptions &options) {
+                                 const PropagationOptions &options,
+                                 PropagationStats *stats) {
   SymbolTableCollection symbols;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
@@ -315,6 +323,8 @@ LogicalResult propagateShardings(ModuleOp module,
     if (options.explain)
       propagation.explain(*options.explain);
     propagation.writeBack();
+    if (stats)
+      propagation.addStats(*stats);
   }
   return success();
 }

@@ -41,13 +41,24 @@ struct PropagationOptions {
   llvm::raw_ostream *explain = nullptr;
 };
 
+/// Work counters, summed over the functions of a module.
+struct PropagationStats {
+  /// Ops (and returned values) propagation follows.
+  int64_t records = 0;
+  /// Times an op was propagated through; linear in `records`.
+  int64_t visits = 0;
+  /// Decisions taken by priority or cost.
+  int64_t decisions = 0;
+};
+
 /// Propagates shardings in every function of `module` and writes them:
 /// function argument and result attributes, `xla.sharding` on every op with
 /// tensor results. A function that no sharding reaches is annotated
 /// replicated over the module's first mesh; a module without a mesh is left
 /// as is. Fails (with a diagnostic) only on malformed annotations.
 mlir::LogicalResult propagateShardings(mlir::ModuleOp module,
-                                       const PropagationOptions &options);
+                                       const PropagationOptions &options,
+                                       PropagationStats *stats = nullptr);
 
 } // namespace xspmd::prop
 

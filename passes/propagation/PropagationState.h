@@ -116,6 +116,8 @@ public:
   void writeBack();
   /// Prints origins and conflicts to `os`.
   void explain(llvm::raw_ostream &os);
+  /// Adds this function's counters to `stats`.
+  void addStats(PropagationStats &stats) const;
 
 private:
   int32_t addState(mlir::Value value, mlir::Type type);
@@ -152,6 +154,7 @@ private:
   // Explanation.
   std::vector<std::string> annotations;
   std::vector<ConflictRecord> conflicts;
+  int64_t numVisits = 0, numDecisions = 0;
   std::map<std::tuple<int32_t, const void *, int32_t>, size_t> conflictIndex;
 };
 
