@@ -89,7 +89,7 @@ void FunctionPropagation::explain(raw_ostream &os) {
          << "): reduction factor of " << describeOp(record.op) << " sharded by "
          << rootLabel(state.partialOrigin.root) << "\n";
     }
-    if (!any && !state.user)
+    if (!any && !state.user && !state.dims.empty())
       os << "    replicated: no sharding reached it\n";
   };
 
