@@ -30,4 +30,144 @@ def XlaDumpMeshesPass : Pass<"xla-dump-meshes", "::mlir::ModuleOp"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Sharding propagation
+//===----------------------------------------------------------------------===//
+
+def XlaAnnotateShardingRulesPass
+    : Pass<"xla-annotate-sharding-rules", "::mlir::ModuleOp"> {
+  let summary = "Writes each op's sharding rule onto it as an attribute";
+  let description = [{
+    Sets `xla.sharding_rule = #xla.op_sharding_rule<...>` on every op that
+    has a sharding rule (every computational xla op, and any op that already
+    carries one), so that rules can be read and tested with FileCheck:
+
+    ```mlir
+    %0 = xla.matmul %a, %b {xla.sharding_rule = #xla.op_sharding_rule<
+        ([i, j], [j, k])->([i, k]) {i=8, j=16, k=4} reduction={j}>} ...
+    ```
+
+    Since an `xla.sharding_rule` attribute overrides an op's own rule, the
+    annotated module propagates exactly as the original one.
+  }];
+}
+
+class XlaPropagationPassBase<string name> : Pass<name, "::mlir::ModuleOp"> {
+  list<Option> costOptions = [
+    Option<"iciCost", "ici-cost", "double", "1.0",
+           "Cost of one byte received over ICI (intra-slice links)">,
+    Option<"dcnCost", "dcn-cost", "double", "10.0",
+           "Cost of one byte received over DCN (between slices); mixed axes "
+           "pay this rate">,
+  ];
+}
+
+def XlaPropagateShardingPass
+    : XlaPropagationPassBase<"xla-propagate-sharding"> {
+  let summary = "Gives every tensor value a sharding, from the user's";
+  let description = [{
+    Starting from the user's shardings (`xla.sharding` on function arguments
+    and results, `xla.mark_sharding`, `xla.sharding` already on ops),
+    propagates forward and backward through every op's sharding rule
+    (`--xla-annotate-sharding-rules` shows them) until nothing changes, then
+    writes a sharding on every function argument and result and every op
+    with tensor results.
+
+    - User shardings never lose axes; closed dimensions (`{}`, `{"x"}`) are
+      never extended, open ones (`{"x", ?}`) may gain minor axes.
+    - Priorities (`{"x"}p0`) propagate first, strongest first.
+    - Conflicts (two tensors of an op wanting different axes for the same
+      factor, or one axis wanted by two factors) go to the stronger
+      priority, then to the choice the partitioner would pay least for: the
+      estimated bytes moved, a DCN byte costing `dcn-cost` and an ICI byte
+      `ici-cost`.
+    - A sharded reduction (contracting dimensions, reduced dimensions, the
+      rows of an embedding table) leaves the result `partial`.
+    - A function no sharding reaches is replicated over the module's first
+      mesh.
+
+    docs/propagation.md describes the algorithm; `--xla-explain-sharding`
+    prints why each value got its sharding.
+  }];
+  let options = !listconcat(costOptions, [
+    Option<"explain", "explain", "bool", "false",
+           "Also print what --xla-explain-sharding prints">,
+    // Debian's LLVM is built without statistics (mlir-pass-statistics
+    // prints nothing), hence an option.
+    Option<"printStats", "stats", "bool", "false",
+           "Print the work done: ops followed, op visits, decisions">,
+  ]);
+}
+
+def XlaExplainShardingPass
+    : XlaPropagationPassBase<"xla-explain-sharding"> {
+  let summary = "Propagates shardings and prints where each one came from";
+  let description = [{
+    Runs `--xla-propagate-sharding` and prints to standard output, per
+    function and per value, the sharding chosen and, for each sharded
+    dimension, the user annotation it descends from and the op that brought
+    it; then each conflict met, its alternatives with their priority and
+    estimated cost, and the one chosen.
+
+    For a Megatron MLP whose weights are annotated, the hidden activation
+    reads (shardings abbreviated):
+
+    ```
+    %0 = xla.matmul at mlp.mlir:6:8: #xla.sharding<...>
+      dim 1 {"model"}: from argument 1 through xla.matmul at mlp.mlir:6:8 (operand 1)
+    conflict at xla.matmul at mlp.mlir:9:8: axis "fsdp" wanted by factors i k
+      on factor i from operand 0: cost 7168  <- chosen
+      on factor k from operand 1: cost 14336
+    ```
+  }];
+  let options = costOptions;
+}
+
+//===----------------------------------------------------------------------===//
+// HloSharding interop
+//===----------------------------------------------------------------------===//
+
+def XlaExportHloShardingPass
+    : Pass<"xla-export-hlo-sharding", "::mlir::ModuleOp"> {
+  let summary = "Adds XLA's HloSharding text beside each function sharding";
+  let description = [{
+    For every function argument and result with an `xla.sharding`, sets
+    `mhlo.sharding` to the text XLA prints for the HloSharding PyTorch/XLA
+    builds from the same mesh and partition spec:
+
+    ```mlir
+    // mesh <["data"=2, "model"=4]>, dimension 0 on "data", dimension 1 not
+    {mhlo.sharding = "{devices=[2,1,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}"}
+    // with iota=true
+    {mhlo.sharding = "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"}
+    ```
+
+    `{replicated}` when nothing is sharded, `{maximal device=N}` on a
+    single-device mesh. Meshes with an explicit device order that is not an
+    iota transposition always use the explicit form. A partial sharding
+    has no HloSharding form: it is skipped with a warning.
+  }];
+  let options = [
+    Option<"iota", "iota", "bool", "false",
+           "Print tile assignments in the iota form <=[dims]T(perm)">,
+  ];
+}
+
+def XlaImportHloShardingPass
+    : Pass<"xla-import-hlo-sharding", "::mlir::ModuleOp"> {
+  let summary = "Turns mhlo.sharding strings into xla.sharding partition specs";
+  let description = [{
+    For every function argument and result, and every single-result op, with
+    an `mhlo.sharding` string (explicit or iota form), sets `xla.sharding` to
+    the partition spec over the mesh (the module's first, or `mesh=`) whose
+    tile assignment it is; `mhlo.sharding` is kept. Fails with a located
+    error when the text is malformed or no partition spec over the mesh has
+    that tile assignment (e.g. a device order the mesh cannot produce).
+  }];
+  let options = [
+    Option<"meshName", "mesh", "std::string", "\"\"",
+           "Mesh to express the shardings over (default: the first)">,
+  ];
+}
+
 #endif // XSPMD_PASSES_PASSES_TD

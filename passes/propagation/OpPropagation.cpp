@@ -1,0 +1,403 @@
+//===- OpPropagation.cpp - propagate through one op in factor space -------===//
+//
+// For one op: pick the mesh, project every tensor's dimension axes onto the
+// rule's factors (candidates), choose the axes of each factor, make sure no
+// axis serves two factors, and extend each tensor (and mark results
+// partial) with what was chosen.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/propagation/PropagationState.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::prop::detail {
+namespace {
+
+/// Axes a tensor's dimension proposes for a factor.
+struct Candidate {
+  AxisList axes;
+  int64_t priority;
+  int32_t tensor;
+  int32_t dim;
+};
+
+/// The axes chosen for each factor, with where they come from.
+struct Choice {
+  SmallVector<AxisList> axes;
+  SmallVector<int64_t> priority;
+  /// Candidate (tensor, dim) the axes were taken from; -1 if none.
+  SmallVector<std::pair<int32_t, int32_t>> source;
+};
+
+AxisList commonPrefix(ArrayRef<Candidate> candidates) {
+  AxisList prefix = candidates.front().axes;
+  for (const Candidate &c : candidates.drop_front()) {
+    size_t n = 0;
+    while (n < prefix.size() && n < c.axes.size() && prefix[n] == c.axes[n])
+      ++n;
+    prefix.resize(n);
+  }
+  return prefix;
+}
+
+/// Truncates `axes` before `axis` (if present).
+void truncateAt(AxisList &axes, StringAttr axis) {
+  auto it = llvm::find(axes, axis);
+  axes.erase(it, axes.end());
+}
+
+/// Evaluates configurations of one op: what each tensor must be resharded
+/// from and to if the factors are sharded as proposed.
+class Evaluator {
+public:
+  Evaluator(const OpRecord &record, ArrayRef<ValueState> states,
+            FlatSymbolRefAttr meshRef, const MeshAxes &mesh,
+            const CostModel &model)
+      : record(record), states(states), meshRef(meshRef), mesh(mesh),
+        model(model) {}
+
+  /// Target sharding of tensor `k` when factors carry `factorAxes`.
+  AxisSharding target(int32_t k, ArrayRef<AxisList> factorAxes) const {
+    const OpShardingRule &rule = record.rule;
+    AxisSharding s;
+    for (const DimFactors &dim : rule.getTensor(k))
+      s.dims.push_back(composeDim(dim, factorAxes, rule.factorSizes, mesh));
+    return s;
+  }
+
+  /// Axes of the reduction factors, in factor order.
+  AxisList reductionAxes(ArrayRef<AxisList> factorAxes) const {
+    AxisList axes;
+    for (auto [f, kind] : llvm::enumerate(record.rule.factorKinds))
+      if (kind == FactorKind::reduction)
+        llvm::append_range(axes, factorAxes[f]);
+    return axes;
+  }
+
+  /// Estimated weighted bytes the partitioner moves for this op.
+  double cost(ArrayRef<AxisList> factorAxes) const {
+    double total = 0;
+    AxisList pending = reductionAxes(factorAxes);
+    for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
+      const ValueState &state = states[record.tensors[k]];
+      if (state.mesh && state.mesh != meshRef)
+        continue;
+      AxisSharding want = target(k, factorAxes);
+      // What the tensor is, where it can simply adopt the op's choice.
+      AxisSharding have = state.toAxisSharding();
+      for (auto [d, dim] : llvm::enumerate(state.dims))
+        if (dim.open && isPrefix(dim.axes, want.dims[d]))
+          have.dims[d] = want.dims[d];
+      if (k < record.numOperands) {
+        total += reshardCost(have, want, state.bytes, mesh, model);
+        continue;
+      }
+      if (state.user) {
+        want.partial = pending;
+        total += reshardCost(want, have, state.bytes, mesh, model);
+        continue;
+      }
+      have.partial.clear();
+      total += reshardCost(want, have, state.bytes, mesh, model) +
+               allReduceCost(pending, want.numShards(mesh), state.bytes, mesh,
+                             model);
+    }
+    return total;
+  }
+
+private:
+  const OpRecord &record;
+  ArrayRef<ValueState> states;
+  FlatSymbolRefAttr meshRef;
+  const MeshAxes &mesh;
+  const CostModel &model;
+};
+
+} // namespace
+
+void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
+                                    int64_t round,
+                                    SmallVectorImpl<int32_t> &changed) {
+  const OpRecord &record = records[recordIndex];
+  const OpShardingRule &rule = record.rule;
+  int32_t numTensors = record.tensors.size();
+  int64_t numFactors = rule.getNumFactors();
+  if (numFactors == 0)
+    return;
+
+  // The op's mesh: that of the tensor with the strongest active sharding.
+  FlatSymbolRefAttr meshRef;
+  int64_t best = kNoPriority;
+  for (int32_t t : record.tensors) {
+    const ValueState &state = states[t];
+    if (!state.mesh)
+      continue;
+    int64_t strongest = kNoPriority;
+    for (const DimState &dim : state.dims)
+      if (!dim.axes.empty())
+        strongest = std::min(strongest, dim.priority);
+    if (strongest > round)
+      continue;
+    if (!meshRef || strongest < best) {
+      meshRef = state.mesh;
+      best = strongest;
+    }
+  }
+  if (!meshRef)
+    return;
+  const MeshAxes *mesh = getMeshAxes(meshRef);
+  if (!mesh)
+    return;
+
+  // Candidates: each active dimension's axes projected onto its factors.
+  SmallVector<SmallVector<Candidate, 2>> candidates(numFactors);
+  SmallVector<AxisList> scratch(numFactors);
+  for (int32_t k = 0; k < numTensors; ++k) {
+    const ValueState &state = states[record.tensors[k]];
+    if (state.mesh != meshRef)
+      continue;
+    const TensorFactors &factors = rule.getTensor(k);
+    for (auto [d, dim] : llvm::enumerate(state.dims)) {
+      if (dim.axes.empty() || dim.priority > round)
+        continue;
+      for (int64_t f : factors[d])
+        scratch[f].clear();
+      projectDim(dim.axes, factors[d], rule.factorSizes, *mesh, scratch);
+      for (int64_t f : factors[d])
+        if (!scratch[f].empty())
+          candidates[f].push_back(
+              {scratch[f], dim.priority, k, static_cast<int32_t>(d)});
+    }
+  }
+
+  // How many tensors of the op (on this mesh) hold each factor.
+  SmallVector<int32_t> holders(numFactors, 0);
+  for (int32_t k = 0; k < numTensors; ++k) {
+    const ValueState &state = states[record.tensors[k]];
+    if (state.mesh && state.mesh != meshRef)
+      continue;
+    for (const DimFactors &dim : rule.getTensor(k))
+      for (int64_t f : dim)
+        ++holders[f];
+  }
+
+  // Per factor: the axes every tensor can take without a decision; the
+  // rest is resolved below (aggressive rounds only).
+  //   - pass-through/permutation: the longest candidate if all candidates
+  //     are prefixes of it, else their common prefix (a conflict);
+  //   - reduction: only what every tensor holding the factor already has.
+  //     Sharding a reduction factor makes the result partial, which costs
+  //     an all-reduce; whether that beats gathering the operands is a
+  //     decision (an FSDP weight sharded along its contracting dimension
+  //     must not drag the activations along).
+  Choice choice;
+  choice.axes.resize(numFactors);
+  choice.priority.assign(numFactors, kNoPriority);
+  choice.source.assign(numFactors, {-1, -1});
+  Evaluator evaluator(record, states, meshRef, *mesh, options.costModel);
+  SmallVector<int64_t> undecided;
+  for (int64_t f = 0; f < numFactors; ++f) {
+    ArrayRef<Candidate> cands = candidates[f];
+    if (cands.empty() || rule.factorKinds[f] == FactorKind::needReplication)
+      continue;
+    bool reduction = rule.factorKinds[f] == FactorKind::reduction;
+    const Candidate *longest = &cands.front();
+    for (const Candidate &c : cands)
+      if (c.axes.size() > longest->axes.size())
+        longest = &c;
+    bool agree = llvm::all_of(cands, [&](const Candidate &c) {
+      return isPrefix(c.axes, longest->axes);
+    });
+    int32_t settled = llvm::count_if(
+        cands, [&](const Candidate &c) { return c.axes == longest->axes; });
+    if (agree && (!reduction || settled == holders[f])) {
+      choice.axes[f] = longest->axes;
+      choice.source[f] = {longest->tensor, longest->dim};
+      for (const Candidate &c : cands)
+        if (c.axes == longest->axes)
+          choice.priority[f] = std::min(choice.priority[f], c.priority);
+      continue;
+    }
+    if (!reduction || static_cast<int32_t>(cands.size()) == holders[f])
+      choice.axes[f] = commonPrefix(cands);
+    choice.source[f] = {cands.front().tensor, cands.front().dim};
+    for (const Candidate &c : cands)
+      choice.priority[f] = std::min(choice.priority[f], c.priority);
+    if (aggressive)
+      undecided.push_back(f);
+  }
+
+  // Aggressive: each undecided factor takes the strongest, then cheapest,
+  // maximal candidate; a reduction factor may also stay unsharded.
+  for (int64_t f : undecided) {
+    ArrayRef<Candidate> cands = candidates[f];
+    ConflictRecord log{
+        recordIndex, StringAttr(), static_cast<int32_t>(f), {}, 0};
+    auto addOption = [&](const AxisList &axes, int32_t tensor) {
+      ConflictOption option{axes, static_cast<int32_t>(f), tensor, kNoPriority,
+                            0};
+      for (const Candidate &o : cands)
+        if (!axes.empty() && isPrefix(o.axes, axes))
+          option.priority = std::min(option.priority, o.priority);
+      // The configuration where `f` takes `axes` from any other factor.
+      SmallVector<AxisList> trial(choice.axes);
+      for (AxisList &other : trial)
+        for (StringAttr axis : axes)
+          truncateAt(other, axis);
+      trial[f] = axes;
+      option.cost = evaluator.cost(trial);
+      log.options.push_back(option);
+    };
+    for (const Candidate &c : cands) {
+      bool dominated = llvm::any_of(cands, [&](const Candidate &o) {
+        return o.axes.size() > c.axes.size() && isPrefix(c.axes, o.axes);
+      });
+      bool seen = llvm::any_of(log.options, [&](const ConflictOption &o) {
+        return o.axes == c.axes;
+      });
+      if (!dominated && !seen)
+        addOption(c.axes, c.tensor);
+    }
+    if (rule.factorKinds[f] == FactorKind::reduction)
+      addOption({}, -1);
+    for (auto [i, o] : llvm::enumerate(log.options)) {
+      const ConflictOption &cur = log.options[log.chosen];
+      if (o.priority < cur.priority ||
+          (o.priority == cur.priority && o.cost < cur.cost))
+        log.chosen = i;
+    }
+    ++numDecisions;
+    const ConflictOption &won = log.options[log.chosen];
+    choice.axes[f] = won.axes;
+    choice.priority[f] = won.priority;
+    for (const Candidate &c : cands)
+      if (!won.axes.empty() && c.axes == won.axes) {
+        choice.source[f] = {c.tensor, c.dim};
+        break;
+      }
+    if (options.explain)
+      logConflict(std::move(log));
+  }
+
+  // No axis may shard two factors. Basic: drop it from all of them.
+  // Aggressive: keep it on the strongest, then cheapest, factor.
+  while (true) {
+    StringAttr dup;
+    SmallVector<int64_t> users;
+    for (int64_t f = 0; f < numFactors && !dup; ++f)
+      for (StringAttr axis : choice.axes[f]) {
+        users.clear();
+        for (int64_t g = 0; g < numFactors; ++g)
+          if (llvm::is_contained(choice.axes[g], axis))
+            users.push_back(g);
+        if (users.size() > 1) {
+          dup = axis;
+          break;
+        }
+      }
+    if (!dup)
+      break;
+    if (!aggressive) {
+      for (int64_t g : users)
+        truncateAt(choice.axes[g], dup);
+      continue;
+    }
+    ConflictRecord log{recordIndex, dup, -1, {}, 0};
+    for (int64_t keep : users) {
+      SmallVector<AxisList> trial(choice.axes);
+      for (int64_t g : users)
+        if (g != keep)
+          truncateAt(trial[g], dup);
+      log.options.push_back({AxisList{dup}, static_cast<int32_t>(keep),
+                             choice.source[keep].first, choice.priority[keep],
+                             evaluator.cost(trial)});
+    }
+    for (auto [i, o] : llvm::enumerate(log.options)) {
+      const ConflictOption &cur = log.options[log.chosen];
+      if (o.priority < cur.priority ||
+          (o.priority == cur.priority && o.cost < cur.cost))
+        log.chosen = i;
+    }
+    ++numDecisions;
+    int64_t keep = log.options[log.chosen].factor;
+    for (int64_t g : users)
+      if (g != keep)
+        truncateAt(choice.axes[g], dup);
+    if (options.explain)
+      logConflict(std::move(log));
+  }
+
+  // Apply: extend open dimensions whose axes are a prefix of the choice.
+  AxisList pending = evaluator.reductionAxes(choice.axes);
+  int32_t pendingFactor = -1;
+  for (int64_t f = 0; f < numFactors && pendingFactor < 0; ++f)
+    if (rule.factorKinds[f] == FactorKind::reduction && !choice.axes[f].empty())
+      pendingFactor = f;
+  auto rootOf = [&](std::pair<int32_t, int32_t> source) {
+    if (source.first < 0)
+      return -1;
+    return states[record.tensors[source.first]].dims[source.second].origin.root;
+  };
+  for (int32_t k = 0; k < numTensors; ++k) {
+    int32_t t = record.tensors[k];
+    ValueState &state = states[t];
+    if (state.mesh && state.mesh != meshRef)
+      continue;
+    const TensorFactors &factors = rule.getTensor(k);
+    llvm::SmallDenseSet<StringAttr, 8> used;
+    for (const DimState &dim : state.dims)
+      used.insert(dim.axes.begin(), dim.axes.end());
+    used.insert(state.partial.begin(), state.partial.end());
+    bool grew = false;
+    for (auto [d, dim] : llvm::enumerate(state.dims)) {
+      AxisList want =
+          composeDim(factors[d], choice.axes, rule.factorSizes, *mesh);
+      if (!dim.open || want.size() <= dim.axes.size() ||
+          !isPrefix(dim.axes, want))
+        continue;
+      size_t before = dim.axes.size();
+      for (StringAttr axis : ArrayRef<StringAttr>(want).drop_front(before)) {
+        if (!used.insert(axis).second)
+          break;
+        dim.axes.push_back(axis);
+      }
+      if (dim.axes.size() == before)
+        continue;
+      // The factor that provided the first new axis.
+      size_t seen = 0;
+      for (int64_t f : factors[d]) {
+        seen += choice.axes[f].size();
+        if (seen > before) {
+          dim.priority = choice.priority[f];
+          dim.origin = {recordIndex, choice.source[f].first,
+                        rootOf(choice.source[f])};
+          break;
+        }
+      }
+      grew = true;
+    }
+    bool isResult = k >= record.numOperands;
+    if (isResult && !state.user && !state.isFuncResult && !pending.empty() &&
+        (state.partial.empty() || state.partialKind == rule.reductionKind)) {
+      for (StringAttr axis : pending) {
+        if (!used.insert(axis).second)
+          continue;
+        state.partial.push_back(axis);
+        state.partialKind = rule.reductionKind;
+        state.partialOrigin = {recordIndex, choice.source[pendingFactor].first,
+                               rootOf(choice.source[pendingFactor])};
+        grew = true;
+      }
+    }
+    if (!grew)
+      continue;
+    state.mesh = meshRef;
+    changed.push_back(t);
+  }
+}
+
+} // namespace xspmd::prop::detail

@@ -1,0 +1,32 @@
+//===- PropagateSharding.cpp - the --xla-propagate-sharding pass ----------===//
+
+#include "passes/Passes.h"
+#include "passes/propagation/Propagation.h"
+
+namespace xspmd {
+#define GEN_PASS_DEF_XLAPROPAGATESHARDINGPASS
+#include "passes/Passes.h.inc"
+} // namespace xspmd
+
+namespace {
+
+struct PropagateShardingPass
+    : xspmd::impl::XlaPropagateShardingPassBase<PropagateShardingPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    xspmd::prop::PropagationOptions opts;
+    opts.costModel.iciByteCost = iciCost;
+    opts.costModel.dcnByteCost = dcnCost;
+    if (explain)
+      opts.explain = &llvm::outs();
+    xspmd::prop::PropagationStats stats;
+    if (failed(xspmd::prop::propagateShardings(getOperation(), opts, &stats)))
+      return signalPassFailure();
+    if (printStats)
+      llvm::outs() << "propagation: " << stats.records << " ops, "
+                   << stats.visits << " op visits, " << stats.decisions
+                   << " decisions\n";
+  }
+};
+
+} // namespace

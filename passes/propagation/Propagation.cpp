@@ -1,0 +1,332 @@
+//===- Propagation.cpp - sharding propagation driver ----------------------===//
+//
+// Per function: one state per tensor value (and per function result), one
+// record per op that has a sharding rule (and one for the return), then
+// rounds of worklist propagation, then write-back.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/propagation/PropagationState.h"
+
+#include "dialects/xla/XlaOps.h"
+#include "passes/common/FunctionAttrs.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::prop::detail {
+
+AxisSharding ValueState::toAxisSharding() const {
+  AxisSharding s;
+  for (const DimState &dim : dims)
+    s.dims.push_back(dim.axes);
+  s.partial = partial;
+  return s;
+}
+
+FunctionPropagation::FunctionPropagation(func::FuncOp func,
+                                         SymbolTableCollection &symbols,
+                                         const PropagationOptions &options)
+    : func(func), symbols(symbols), options(options) {}
+
+static double bytesOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return 0;
+  unsigned bits = tensor.getElementType().getIntOrFloatBitWidth();
+  return static_cast<double>(tensor.getNumElements()) *
+         std::max<unsigned>(1, (bits + 7) / 8);
+}
+
+int32_t FunctionPropagation::addState(Value value, Type type) {
+  int32_t index = states.size();
+  ValueState &state = states.emplace_back();
+  state.value = value;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    state.dims.resize(tensor.getRank());
+  state.bytes = bytesOf(type);
+  recordsOf.emplace_back();
+  if (value)
+    stateOf[value] = index;
+  return index;
+}
+
+void FunctionPropagation::setUserSharding(ValueState &state,
+                                          ShardingAttr sharding,
+                                          const std::string &what) {
+  state.user = true;
+  state.mesh = sharding.getMesh();
+  state.annotation = annotations.size();
+  annotations.push_back(what);
+  for (auto [dim, attr] : llvm::zip(state.dims, sharding.getDims())) {
+    dim.axes.assign(attr.getAxes().begin(), attr.getAxes().end());
+    dim.open = attr.getIsOpen();
+    dim.userPriority = attr.getPriority();
+    dim.priority = attr.getPriority().value_or(kNoPriority);
+    dim.origin.root = state.annotation;
+  }
+  state.partial.assign(sharding.getPartialAxes().begin(),
+                       sharding.getPartialAxes().end());
+  state.partialKind = sharding.getPartialKind();
+  state.partialOrigin.root = state.annotation;
+  if (!firstUserMesh)
+    firstUserMesh = sharding.getMesh();
+}
+
+const MeshAxes *FunctionPropagation::getMeshAxes(FlatSymbolRefAttr mesh) {
+  std::unique_ptr<MeshAxes> &entry = meshes[mesh];
+  if (!entry) {
+    MeshOp op = lookupMesh(func, mesh, &symbols);
+    if (!op)
+      return nullptr;
+    entry = std::make_unique<MeshAxes>(op.getMesh());
+  }
+  return entry.get();
+}
+
+/// The identity rule between a returned value and the function result:
+/// one record per returned value, since distinct results are independent
+/// (one axis may shard all of them).
+static OpShardingRule returnRule(Type type) {
+  ArrayRef<int64_t> shape;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    shape = tensor.getShape();
+  OpShardingRuleBuilder b({shape}, {shape});
+  for (auto [d, size] : llvm::enumerate(shape))
+    b.addFactor({static_cast<int64_t>(d)}, {static_cast<int64_t>(d)}, size);
+  return b.build();
+}
+
+LogicalResult FunctionPropagation::initialize() {
+  auto checkMesh = [&](ShardingAttr sharding,
+                       Operation *anchor) -> LogicalResult {
+    if (getMeshAxes(sharding.getMesh()))
+      return success();
+    return anchor->emitError()
+           << "sharding names unknown mesh " << sharding.getMesh();
+  };
+  // Arguments and results.
+  for (BlockArgument arg : func.getArguments()) {
+    int32_t s = addState(arg, arg.getType());
+    if (auto sharding = func.getArgAttrOfType<ShardingAttr>(
+            arg.getArgNumber(), kShardingAttrName)) {
+      if (failed(checkMesh(sharding, func)))
+        return failure();
+      setUserSharding(states[s], sharding,
+                      "argument " + std::to_string(arg.getArgNumber()));
+    }
+  }
+  for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+    int32_t s = addState(Value(), type);
+    states[s].isFuncResult = true;
+    states[s].funcResult = i;
+    resultStates.push_back(s);
+    if (auto sharding =
+            func.getResultAttrOfType<ShardingAttr>(i, kShardingAttrName)) {
+      if (failed(checkMesh(sharding, func)))
+        return failure();
+      setUserSharding(states[s], sharding, "result " + std::to_string(i));
+    }
+  }
+  // Op results, then op records (operands may be defined in any order in
+  // graph regions, so all states exist before records are built).
+  WalkResult walked = func.walk([&](Operation *op) -> WalkResult {
+    if (op == func)
+      return WalkResult::advance();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          addState(arg, arg.getType());
+    bool allTensors = op->getNumResults() > 0;
+    for (OpResult result : op->getResults()) {
+      addState(result, result.getType());
+      allTensors &= isa<RankedTensorType>(result.getType());
+    }
+    if (allTensors)
+      annotatedOps.push_back(op);
+    // User shardings on results: a mark_sharding's own, or `xla.sharding`.
+    SmallVector<ShardingAttr> given;
+    if (auto mark = dyn_cast<MarkShardingOp>(op)) {
+      given.push_back(mark.getSharding());
+    } else if (Attribute attr = op->getAttr(kShardingAttrName)) {
+      if (auto one = dyn_cast<ShardingAttr>(attr))
+        given.push_back(one);
+      else if (auto many = dyn_cast<ArrayAttr>(attr))
+        for (Attribute a : many)
+          given.push_back(cast<ShardingAttr>(a));
+    }
+    for (auto [result, sharding] : llvm::zip(op->getResults(), given)) {
+      if (failed(checkMesh(sharding, op)))
+        return WalkResult::interrupt();
+      setUserSharding(states[stateOf[result]], sharding,
+                      isa<MarkShardingOp>(op)
+                          ? describeOp(op)
+                          : "xla.sharding of " + describeOp(op));
+    }
+    return WalkResult::advance();
+  });
+  if (walked.wasInterrupted())
+    return failure();
+  auto addRecord = [&](OpRecord record) {
+    int32_t index = records.size();
+    for (int32_t s : record.tensors)
+      if (recordsOf[s].empty() || recordsOf[s].back() != index)
+        recordsOf[s].push_back(index);
+    records.push_back(std::move(record));
+  };
+  func.walk([&](Operation *op) {
+    if (op == func)
+      return;
+    if (isa<func::ReturnOp>(op) && op->getParentOp() == func) {
+      for (auto [i, value] : llvm::enumerate(op->getOperands())) {
+        OpRecord record{op,
+                        returnRule(value.getType()),
+                        {stateOf.lookup(value), resultStates[i]},
+                        1};
+        addRecord(std::move(record));
+      }
+      return;
+    }
+    std::optional<OpShardingRule> rule = getShardingRule(op);
+    if (!rule)
+      return;
+    OpRecord record{op, std::move(*rule), {}, 0};
+    for (Value operand : op->getOperands())
+      record.tensors.push_back(stateOf.lookup(operand));
+    record.numOperands = record.tensors.size();
+    for (Value result : op->getResults())
+      record.tensors.push_back(stateOf.lookup(result));
+    addRecord(std::move(record));
+  });
+  return success();
+}
+
+void FunctionPropagation::propagate() {
+  // Rounds: one per user priority in increasing order, then one for all.
+  std::set<int64_t> rounds{kNoPriority};
+  for (const ValueState &state : states)
+    for (const DimState &dim : state.dims)
+      if (dim.userPriority)
+        rounds.insert(*dim.userPriority);
+  // Each round has three stages, as Shardy's op-priority propagation:
+  // agreement through pass-through ops (elementwise, reshapes, annotations)
+  // first, so that what users pin on values reaches the ops around them
+  // before those decide; then agreement through every op; then conflicts.
+  enum Stage { kPassThrough, kBasic, kAggressive };
+  std::vector<bool> passThrough;
+  passThrough.reserve(records.size());
+  for (const OpRecord &record : records)
+    passThrough.push_back(record.rule.isPassThroughOnly());
+  std::deque<int32_t> queue;
+  std::vector<bool> queued(records.size(), false);
+  SmallVector<int32_t> changed;
+  for (int64_t round : rounds) {
+    for (Stage stage : {kPassThrough, kBasic, kAggressive}) {
+      auto inStage = [&](int32_t r) {
+        return stage != kPassThrough || passThrough[r];
+      };
+      for (int32_t r = 0, e = records.size(); r < e; ++r) {
+        if (!inStage(r))
+          continue;
+        queue.push_back(r);
+        queued[r] = true;
+      }
+      while (!queue.empty()) {
+        int32_t r = queue.front();
+        queue.pop_front();
+        queued[r] = false;
+        changed.clear();
+        processOp(r, stage == kAggressive, round, changed);
+        ++numVisits;
+        for (int32_t s : changed)
+          for (int32_t other : recordsOf[s])
+            if (other != r && !queued[other] && inStage(other)) {
+              queued[other] = true;
+              queue.push_back(other);
+            }
+      }
+    }
+  }
+}
+
+FlatSymbolRefAttr FunctionPropagation::getDefaultMesh() {
+  if (firstUserMesh)
+    return firstUserMesh;
+  if (MeshOp mesh = findFirstMesh(func))
+    return FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  return {};
+}
+
+ShardingAttr FunctionPropagation::toAttr(const ValueState &state) {
+  MLIRContext *ctx = func.getContext();
+  FlatSymbolRefAttr mesh = state.mesh ? state.mesh : getDefaultMesh();
+  SmallVector<DimShardingAttr> dims;
+  for (const DimState &dim : state.dims)
+    dims.push_back(
+        DimShardingAttr::get(ctx, dim.axes, state.user && dim.open,
+                             state.user ? dim.userPriority : std::nullopt));
+  return ShardingAttr::get(ctx, mesh, dims, state.partial, state.partialKind);
+}
+
+void FunctionPropagation::writeBack() {
+  if (!getDefaultMesh())
+    return; // no mesh in the module: nothing to say
+  SmallVector<Attribute> argShardings, resultShardings;
+  for (BlockArgument arg : func.getArguments())
+    argShardings.push_back(isa<RankedTensorType>(arg.getType())
+                               ? toAttr(states[stateOf[arg]])
+                               : Attribute());
+  for (auto [i, s] : llvm::enumerate(resultStates))
+    resultShardings.push_back(isa<RankedTensorType>(func.getResultTypes()[i])
+                                  ? toAttr(states[s])
+                                  : Attribute());
+  setArgAttrs(func, kShardingAttrName, argShardings);
+  setResultAttrs(func, kShardingAttrName, resultShardings);
+  for (Operation *op : annotatedOps) {
+    if (op->getNumResults() == 1) {
+      op->setAttr(kShardingAttrName, toAttr(states[stateOf[op->getResult(0)]]));
+      continue;
+    }
+    SmallVector<Attribute> all;
+    for (Value result : op->getResults())
+      all.push_back(toAttr(states[stateOf[result]]));
+    op->setAttr(kShardingAttrName, ArrayAttr::get(func.getContext(), all));
+  }
+}
+
+void FunctionPropagation::addStats(PropagationStats &stats) const {
+  stats.records += records.size();
+  stats.visits += numVisits;
+  stats.decisions += numDecisions;
+}
+
+} // namespace xspmd::prop::detail
+
+namespace xspmd::prop {
+
+LogicalResult propagateShardings(ModuleOp module,
+                                 const PropagationOptions &options,
+                                 PropagationStats *stats) {
+  SymbolTableCollection symbols;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal())
+      continue;
+    detail::FunctionPropagation propagation(func, symbols, options);
+    if (failed(propagation.initialize()))
+      return failure();
+    propagation.propagate();
+    if (options.explain)
+      propagation.explain(*options.explain);
+    propagation.writeBack();
+    if (stats)
+      propagation.addStats(*stats);
+  }
+  return success();
+}
+
+} // namespace xspmd::prop

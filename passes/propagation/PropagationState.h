@@ -1,0 +1,163 @@
+//===- PropagationState.h - state of propagation in one function -*- C++ -*-//
+//
+// Internal to passes/propagation/: the per-value sharding state, the op
+// records the worklist runs over, and the class that ties them together.
+// Propagation.cpp drives it (initialisation, rounds, write-back),
+// OpPropagation.cpp propagates through one op, Explain.cpp prints origins
+// and conflicts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_PASSES_PROPAGATION_PROPAGATIONSTATE_H
+#define XSPMD_PASSES_PROPAGATION_PROPAGATIONSTATE_H
+
+#include "dialects/xla/XlaShardingRule.h"
+#include "passes/propagation/Propagation.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace xspmd::prop::detail {
+
+/// Priority of axes that no prioritised annotation produced.
+constexpr int64_t kNoPriority = std::numeric_limits<int64_t>::max();
+
+/// Where a dimension's axes (or a value's pending axes) came from.
+struct Origin {
+  int32_t record = -1; ///< op record that set them, -1 for an annotation
+  int32_t tensor = -1; ///< tensor of that op they were taken from
+  int32_t root = -1;   ///< user annotation they descend from
+};
+
+struct DimState {
+  AxisList axes;
+  /// May gain axes. Values without a user sharding are open everywhere.
+  bool open = true;
+  /// Priority of the annotation the axes descend from.
+  int64_t priority = kNoPriority;
+  /// The priority as the user wrote it (printed back on user shardings).
+  std::optional<int64_t> userPriority;
+  Origin origin;
+};
+
+struct ValueState {
+  /// Mesh of the sharding; null until some sharding reaches the value.
+  mlir::FlatSymbolRefAttr mesh;
+  llvm::SmallVector<DimState, 4> dims;
+  AxisList partial;
+  xla::ReductionKind partialKind = xla::ReductionKind::sum;
+  Origin partialOrigin;
+  /// Holds a user sharding: its axes stay, it never becomes partial.
+  bool user = false;
+  /// A function result: never partial (the caller gets full values).
+  bool isFuncResult = false;
+  int32_t annotation = -1;
+  double bytes = 0;
+  /// The IR value (null for a function result).
+  mlir::Value value;
+  int64_t funcResult = -1;
+
+  AxisSharding toAxisSharding() const;
+};
+
+/// An op (or the function's return) with the rule propagation follows.
+struct OpRecord {
+  mlir::Operation *op;
+  xla::OpShardingRule rule;
+  /// State index of each rule tensor (operands, then results).
+  llvm::SmallVector<int32_t, 4> tensors;
+  /// Index of the first result in `tensors`.
+  int32_t numOperands = 0;
+};
+
+/// One alternative of a conflict, for --xla-explain-sharding.
+struct ConflictOption {
+  AxisList axes;
+  int32_t factor = -1;
+  int32_t tensor = -1; ///< a tensor proposing it
+  int64_t priority = kNoPriority;
+  double cost = 0;
+};
+
+struct ConflictRecord {
+  int32_t record;
+  /// Set for one axis wanted by several factors; else the factor whose
+  /// candidate axes disagree.
+  mlir::StringAttr axis;
+  int32_t factor = -1;
+  llvm::SmallVector<ConflictOption, 2> options;
+  int32_t chosen = 0;
+};
+
+/// An op's name and, for file locations, `file:line:col`.
+std::string describeOp(mlir::Operation *op);
+
+class FunctionPropagation {
+public:
+  FunctionPropagation(mlir::func::FuncOp func,
+                      mlir::SymbolTableCollection &symbols,
+                      const PropagationOptions &options);
+
+  /// Builds the states from the user's annotations; fails on annotations
+  /// naming unknown meshes.
+  mlir::LogicalResult initialize();
+  /// Runs the rounds to a fixed point.
+  void propagate();
+  /// Writes the shardings onto the IR.
+  void writeBack();
+  /// Prints origins and conflicts to `os`.
+  void explain(llvm::raw_ostream &os);
+  /// Adds this function's counters to `stats`.
+  void addStats(PropagationStats &stats) const;
+
+private:
+  int32_t addState(mlir::Value value, mlir::Type type);
+  void setUserSharding(ValueState &state, xla::ShardingAttr sharding,
+                       const std::string &what);
+  const MeshAxes *getMeshAxes(mlir::FlatSymbolRefAttr mesh);
+  mlir::FlatSymbolRefAttr getDefaultMesh();
+  xla::ShardingAttr toAttr(const ValueState &state);
+
+  // OpPropagation.cpp
+  /// Records a conflict, replacing an earlier record of the same conflict
+  /// (an op is revisited when its neighbours change).
+  void logConflict(ConflictRecord record);
+  void processOp(int32_t record, bool aggressive, int64_t round,
+                 llvm::SmallVectorImpl<int32_t> &changed);
+
+  mlir::func::FuncOp func;
+  mlir::SymbolTableCollection &symbols;
+  const PropagationOptions &options;
+
+  std::vector<ValueState> states;
+  llvm::DenseMap<mlir::Value, int32_t> stateOf;
+  std::vector<OpRecord> records;
+  /// Op records touching each state.
+  std::vector<llvm::SmallVector<int32_t, 2>> recordsOf;
+  /// States of the function results, in order.
+  llvm::SmallVector<int32_t> resultStates;
+  /// Ops whose results get `xla.sharding` (those with ranked tensor results).
+  llvm::SmallVector<mlir::Operation *> annotatedOps;
+
+  llvm::DenseMap<mlir::Attribute, std::unique_ptr<MeshAxes>> meshes;
+  mlir::FlatSymbolRefAttr firstUserMesh;
+
+  // Explanation.
+  std::vector<std::string> annotations;
+  std::vector<ConflictRecord> conflicts;
+  int64_t numVisits = 0, numDecisions = 0;
+  std::map<std::tuple<int32_t, const void *, int32_t>, size_t> conflictIndex;
+};
+
+} // namespace xspmd::prop::detail
+
+#endif // XSPMD_PASSES_PROPAGATION_PROPAGATIONSTATE_H

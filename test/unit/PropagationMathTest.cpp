@@ -1,0 +1,106 @@
+//===- PropagationMathTest.cpp - factor projection and reshard costs ------===//
+
+#include "dialects/xla/XlaOps.h"
+#include "passes/propagation/AxisSharding.h"
+#include "passes/propagation/ReshardCost.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace mlir;
+using namespace xspmd::prop;
+
+namespace {
+
+class PropagationMath : public ::testing::Test {
+protected:
+  PropagationMath() { ctx.loadDialect<xspmd::xla::XlaDialect>(); }
+
+  MeshAxes mesh(StringRef text) {
+    return MeshAxes(cast<xspmd::xla::MeshAttr>(
+        parseAttribute(("#xla.mesh<" + text + ">").str(), &ctx)));
+  }
+  AxisList axes(std::initializer_list<StringRef> names) {
+    AxisList list;
+    for (StringRef n : names)
+      list.push_back(StringAttr::get(&ctx, n));
+    return list;
+  }
+
+  MLIRContext ctx;
+};
+
+TEST_F(PropagationMath, ProjectFillsFactorsMajorToMinor) {
+  MeshAxes m = mesh(R"(["x"=2, "y"=2, "z"=4])");
+  SmallVector<AxisList> factors(2);
+  // A dimension [f0=4, f1=8] sharded over x, y, z: x and y cover f0.
+  EXPECT_EQ(projectDim(axes({"x", "y", "z"}), {0, 1}, {4, 8}, m, factors), 3u);
+  EXPECT_EQ(factors[0], axes({"x", "y"}));
+  EXPECT_EQ(factors[1], axes({"z"}));
+  EXPECT_EQ(composeDim({0, 1}, factors, {4, 8}, m), axes({"x", "y", "z"}));
+}
+
+TEST_F(PropagationMath, ProjectStopsWhereAnAxisWouldSplit) {
+  MeshAxes m = mesh(R"(["x"=4, "y"=2])");
+  SmallVector<AxisList> factors(2);
+  // [f0=2, f1=16]: x (4) would need 2 from f0 and 2 from f1.
+  EXPECT_EQ(projectDim(axes({"x"}), {0, 1}, {2, 16}, m, factors), 0u);
+  EXPECT_TRUE(factors[0].empty());
+  EXPECT_TRUE(factors[1].empty());
+}
+
+TEST_F(PropagationMath, ComposeStopsAfterAPartlyCoveredFactor) {
+  MeshAxes m = mesh(R"(["x"=2, "y"=2])");
+  SmallVector<AxisList> factors = {axes({"x"}), axes({"y"})};
+  // f0 has size 4 but only x (2) on it: y on f1 would not be contiguous.
+  EXPECT_EQ(composeDim({0, 1}, factors, {4, 8}, m), axes({"x"}));
+  // A single-factor dimension takes its axes, divisible or not.
+  SmallVector<AxisList> single = {axes({"x", "y"})};
+  EXPECT_EQ(composeDim({0}, single, {6}, m), axes({"x", "y"}));
+  // A non-dividing axis never enters a compound dimension.
+  SmallVector<AxisList> uneven = {axes({"x", "y"}), axes({})};
+  EXPECT_TRUE(composeDim({0, 1}, uneven, {6, 4}, m).empty());
+}
+
+TEST_F(PropagationMath, ReshardCostsByCollective) {
+  MeshAxes m = mesh(R"(["x"=4, "y"=2])");
+  CostModel model;
+  const double bytes = 8 * 1024;
+  AxisSharding rowX{{axes({"x"}), axes({})}, {}};
+  AxisSharding colX{{axes({}), axes({"x"})}, {}};
+  AxisSharding replicated{{axes({}), axes({})}, {}};
+  AxisSharding rowXY{{axes({"x", "y"}), axes({})}, {}};
+  // all-gather over x: local 2048 bytes, receives 3 * 2048.
+  EXPECT_DOUBLE_EQ(reshardCost(rowX, replicated, bytes, m, model), 6144);
+  // all-slice is free.
+  EXPECT_DOUBLE_EQ(reshardCost(replicated, rowX, bytes, m, model), 0);
+  EXPECT_DOUBLE_EQ(reshardCost(rowX, rowXY, bytes, m, model), 0);
+  // all-to-all: 2048 * 3/4.
+  EXPECT_DOUBLE_EQ(reshardCost(rowX, colX, bytes, m, model), 1536);
+  // all-reduce of a partial over x: 2 * 8192 * 3/4.
+  AxisSharding partialX{{axes({}), axes({})}, axes({"x"})};
+  EXPECT_DOUBLE_EQ(reshardCost(partialX, replicated, bytes, m, model), 12288);
+  // reduce-scatter into dimension 0: 8192 * 3/4.
+  EXPECT_DOUBLE_EQ(reshardCost(partialX, rowX, bytes, m, model), 6144);
+  // An all-reduce over two axes moves 2 * L * (1 - 1/8), not the sum of two.
+  AxisSharding partialXY{{axes({}), axes({})}, axes({"x", "y"})};
+  EXPECT_DOUBLE_EQ(reshardCost(partialXY, replicated, bytes, m, model),
+                   2 * bytes * 7 / 8);
+}
+
+TEST_F(PropagationMath, DcnBytesCostMore) {
+  MeshAxes m = mesh(R"(hybrid ici=["d"=1, "m"=4], dcn=["d"=2, "m"=1])");
+  CostModel model;
+  model.dcnByteCost = 10;
+  AxisSharding onD{{axes({"d"})}, {}};
+  AxisSharding onM{{axes({"m"})}, {}};
+  AxisSharding none{{axes({})}, {}};
+  // Gathering over the DCN axis d: 4096 * 1 bytes at 10 each.
+  EXPECT_DOUBLE_EQ(reshardCost(onD, none, 8192, m, model), 40960);
+  // Over the ICI axis m: 2048 * 3 at 1 each.
+  EXPECT_DOUBLE_EQ(reshardCost(onM, none, 8192, m, model), 6144);
+}
+
+} // namespace
