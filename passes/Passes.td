@@ -30,4 +30,26 @@ def XlaDumpMeshesPass : Pass<"xla-dump-meshes", "::mlir::ModuleOp"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Sharding propagation
+//===----------------------------------------------------------------------===//
+
+def XlaAnnotateShardingRulesPass
+    : Pass<"xla-annotate-sharding-rules", "::mlir::ModuleOp"> {
+  let summary = "Writes each op's sharding rule onto it as an attribute";
+  let description = [{
+    Sets `xla.sharding_rule = #xla.op_sharding_rule<...>` on every op that
+    has a sharding rule (every computational xla op, and any op that already
+    carries one), so that rules can be read and tested with FileCheck:
+
+    ```mlir
+    %0 = xla.matmul %a, %b {xla.sharding_rule = #xla.op_sharding_rule<
+        ([i, j], [j, k])->([i, k]) {i=8, j=16, k=4} reduction={j}>} ...
+    ```
+
+    Since an `xla.sharding_rule` attribute overrides an op's own rule, the
+    annotated module propagates exactly as the original one.
+  }];
+}
+
 #endif // XSPMD_PASSES_PASSES_TD

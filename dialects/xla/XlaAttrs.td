@@ -123,4 +123,6 @@ def Xla_ShardingAttr : Xla_Attr<"Sharding", "sharding"> {
   }];
 }
 
+include "dialects/xla/XlaShardingRule.td"
+
 #endif // XSPMD_DIALECTS_XLA_XLAATTRS_TD

@@ -2,6 +2,7 @@
 
 #include "dialects/xla/XlaDialect.h"
 #include "dialects/xla/XlaOps.h"
+#include "dialects/xla/XlaShardingRule.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,6 +18,7 @@ using namespace xspmd::xla;
 void XlaDialect::initialize() {
   registerAttributes();
   registerOps();
+  registerShardingRuleModels(getContext());
 }
 
 void XlaDialect::rememberParsedMesh(StringAttr name, Attribute mesh) {
@@ -74,6 +76,15 @@ LogicalResult XlaDialect::verifyOperationAttribute(Operation *op,
                                   "result " + Twine(i))))
         return failure();
     return success();
+  }
+  if (attr.getName() == kShardingRuleAttrName) {
+    auto rule = dyn_cast<OpShardingRuleAttr>(attr.getValue());
+    if (!rule)
+      return op->emitOpError()
+             << "'" << kShardingRuleAttrName
+             << "' must be an #xla.op_sharding_rule, got " << attr.getValue();
+    return verifyShardingRule(ruleFromAttr(rule), op,
+                              [&] { return op->emitOpError(); });
   }
   return op->emitOpError() << "unknown xla dialect attribute '"
                            << attr.getName().getValue() << "'";

@@ -1,0 +1,341 @@
+//===- XlaShardingRuleModels.cpp - the sharding rule of every op ----------===//
+//
+// One function per op family builds the op's OpShardingRule; a template
+// external model attaches ShardingRuleOpInterface to each op with it.
+// docs/propagation.md tabulates the rules and explains each choice.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/xla/XlaContraction.h"
+#include "dialects/xla/XlaOps.h"
+#include "dialects/xla/XlaShardingRule.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+
+namespace xspmd::xla {
+namespace {
+
+using Kind = FactorKind;
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// Elementwise ops, mark_sharding, sources (constant, iota, partition_id,
+/// axis_index): every dimension of every tensor shares one factor with the
+/// same dimension of the others.
+OpShardingRule pointwiseRule(Operation *op) {
+  return OpShardingRuleBuilder(op).addPointwise().build();
+}
+
+/// Random numbers are a pure function of the seed and the global element
+/// index, so every result dimension can be sharded; the explicit offsets of
+/// a partitioned rng must be replicated.
+OpShardingRule rule(RngOp op) {
+  OpShardingRuleBuilder b(op);
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape()))
+    b.addFactor({-1}, {static_cast<int64_t>(d)}, size);
+  if (Value offsets = op.getOffsets())
+    b.mapOperand(0, 0, b.addFactor(shapeOf(offsets)[0], Kind::needReplication));
+  return b.build();
+}
+
+/// Operand dimension i is result dimension dims[i]; a broadcast (size-1)
+/// operand dimension has no factor, and the new result dimensions have their
+/// own factors.
+OpShardingRule rule(BroadcastInDimOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> in = shapeOf(op.getInput());
+  ArrayRef<int64_t> out = op.getType().getShape();
+  SmallVector<int64_t> operandDimOf(out.size(), -1);
+  for (auto [i, d] : llvm::enumerate(op.getDims()))
+    if (in[i] == out[d])
+      operandDimOf[d] = i;
+  for (auto [d, size] : llvm::enumerate(out))
+    b.addFactor({operandDimOf[d]}, {static_cast<int64_t>(d)}, size);
+  return b.build();
+}
+
+OpShardingRule rule(ReshapeOp op) {
+  return reshapeRule(shapeOf(op.getInput()), op.getType().getShape());
+}
+
+OpShardingRule rule(TransposeOp op) {
+  OpShardingRuleBuilder b(op);
+  for (auto [d, p] : llvm::enumerate(op.getPermutation()))
+    b.addFactor({p}, {static_cast<int64_t>(d)}, op.getType().getDimSize(d));
+  return b.build();
+}
+
+/// A dimension kept whole passes through; a sliced one is a permutation
+/// factor (its elements move between shards).
+OpShardingRule rule(SliceOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> in = shapeOf(op.getInput());
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    bool whole = op.getStart()[d] == 0 && op.getLimit()[d] == in[d] &&
+                 op.getStrides()[d] == 1;
+    b.addFactor({static_cast<int64_t>(d)}, {static_cast<int64_t>(d)}, size,
+                whole ? Kind::passThrough : Kind::permutation);
+  }
+  return b.build();
+}
+
+/// Offsets are known only at run time: a sliced dimension must be
+/// replicated, a dimension taken whole passes through. Offsets are scalars.
+OpShardingRule rule(DynamicSliceOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> in = shapeOf(op.getInput());
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    int64_t dim = d;
+    if (size == in[d]) {
+      b.addFactor({dim}, {dim}, size);
+      continue;
+    }
+    b.mapOperand(0, dim, b.addFactor(in[d], Kind::needReplication));
+    b.mapResult(0, dim, b.addFactor(size, Kind::needReplication));
+  }
+  return b.build();
+}
+
+/// The input and result share every dimension (each shard updates the part
+/// of the block it holds, masking the rest); a dimension the update covers
+/// only partly must be replicated in the update.
+OpShardingRule rule(DynamicUpdateSliceOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> update = shapeOf(op.getUpdate());
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    int64_t dim = d;
+    if (update[d] == size) {
+      b.addFactor({dim, dim}, {dim}, size);
+      continue;
+    }
+    b.addFactor({dim, -1}, {dim}, size);
+    b.mapOperand(1, dim, b.addFactor(update[d], Kind::needReplication));
+  }
+  return b.build();
+}
+
+/// Non-concatenated dimensions are shared; the concatenated dimension of
+/// every operand and of the result is one permutation factor.
+OpShardingRule rule(ConcatenateOp op) {
+  OpShardingRuleBuilder b(op);
+  int64_t numInputs = op.getInputs().size();
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    SmallVector<int64_t> operandDims(numInputs, d);
+    b.addFactor(operandDims, {static_cast<int64_t>(d)}, size,
+                static_cast<int64_t>(d) == static_cast<int64_t>(op.getDim())
+                    ? Kind::permutation
+                    : Kind::passThrough);
+  }
+  return b.build();
+}
+
+/// An unpadded dimension passes through; a padded one is a permutation
+/// factor (shards shift by the padding).
+OpShardingRule rule(PadOp op) {
+  OpShardingRuleBuilder b(op);
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    bool padded =
+        op.getLow()[d] != 0 || op.getHigh()[d] != 0 || op.getInterior()[d] != 0;
+    b.addFactor({static_cast<int64_t>(d)}, {static_cast<int64_t>(d)}, size,
+                padded ? Kind::permutation : Kind::passThrough);
+  }
+  return b.build();
+}
+
+/// result[i..., j...] = table[indices[i...], j...]: index dimensions and
+/// row dimensions pass through. A table sharded along its rows gives each
+/// shard the rows it owns and zeros elsewhere, so the rows factor is a sum
+/// reduction (the vocabulary-parallel embedding).
+OpShardingRule rule(GatherOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> table = shapeOf(op.getTable());
+  ArrayRef<int64_t> indices = shapeOf(op.getIndices());
+  int64_t numIndexDims = indices.size();
+  for (auto [d, size] : llvm::enumerate(indices))
+    b.addFactor({-1, static_cast<int64_t>(d)}, {static_cast<int64_t>(d)}, size);
+  for (int64_t d = 1, e = table.size(); d < e; ++d)
+    b.addFactor({d, -1}, {numIndexDims + d - 1}, table[d]);
+  b.addFactor({0, -1}, {}, table[0], Kind::reduction);
+  return b.build();
+}
+
+/// dot_general, matmul and einsum: one factor per einsum label; a label
+/// missing from the result is a sum reduction.
+OpShardingRule contractionRule(Operation *op) {
+  ContractionLabels c = getContractionLabels(op);
+  OpShardingRuleBuilder b(op);
+  SmallVector<int64_t> factorOf;
+  for (auto [label, size] : llvm::enumerate(c.sizes))
+    factorOf.push_back(b.addFactor(
+        size, llvm::is_contained(c.result, static_cast<int64_t>(label))
+                  ? Kind::passThrough
+                  : Kind::reduction));
+  for (auto [d, label] : llvm::enumerate(c.lhs))
+    b.mapOperand(0, d, factorOf[label]);
+  for (auto [d, label] : llvm::enumerate(c.rhs))
+    b.mapOperand(1, d, factorOf[label]);
+  for (auto [d, label] : llvm::enumerate(c.result))
+    b.mapResult(0, d, factorOf[label]);
+  return b.build();
+}
+
+ReductionKind partialKindOf(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::sum:
+  case ReduceKind::mean: // a sum, scaled once the partials are combined
+    return ReductionKind::sum;
+  case ReduceKind::prod:
+    return ReductionKind::mul;
+  case ReduceKind::max:
+    return ReductionKind::max;
+  case ReduceKind::min:
+    return ReductionKind::min;
+  case ReduceKind::and_:
+    return ReductionKind::and_;
+  case ReduceKind::or_:
+    return ReductionKind::or_;
+  }
+  llvm_unreachable("unknown reduce kind");
+}
+
+/// Reduced dimensions are reduction factors of the reduce's own kind; the
+/// others pass through to the result.
+OpShardingRule rule(ReduceOp op) {
+  OpShardingRuleBuilder b(op);
+  b.setReductionKind(partialKindOf(op.getKind()));
+  ArrayRef<int64_t> in = shapeOf(op.getInput());
+  SmallVector<bool> reduced(in.size(), false);
+  for (int64_t d : op.getDims())
+    reduced[d] = true;
+  int64_t resultDim = 0;
+  for (auto [d, size] : llvm::enumerate(in)) {
+    if (reduced[d])
+      b.addFactor({static_cast<int64_t>(d)}, {}, size, Kind::reduction);
+    else
+      b.addFactor({static_cast<int64_t>(d)}, {resultDim++}, size);
+  }
+  return b.build();
+}
+
+/// Softmax normalises along `dim`, which must be replicated.
+OpShardingRule rule(SoftmaxOp op) {
+  OpShardingRuleBuilder b(op);
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    int64_t dim = d;
+    b.addFactor({dim}, {dim}, size,
+                dim == static_cast<int64_t>(op.getDim()) ? Kind::needReplication
+                                                         : Kind::passThrough);
+  }
+  return b.build();
+}
+
+/// Input [N, S..., C], kernel [K..., C/g, O], result [N, S'..., O] with g
+/// feature groups. N passes through; each spatial dimension is a windowed
+/// (permutation) factor shared by input and result; kernel windows must be
+/// replicated. The channels split into groups: the group factor g is shared
+/// by C (major), O of the kernel and O of the result (major); the channels
+/// within a group are a sum reduction shared by C (minor) and the kernel's
+/// input features; the output features within a group pass through.
+OpShardingRule rule(ConvolutionOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> in = shapeOf(op.getInput());
+  ArrayRef<int64_t> kernel = shapeOf(op.getKernel());
+  ArrayRef<int64_t> out = op.getType().getShape();
+  int64_t rank = in.size(), spatial = rank - 2;
+  b.addFactor({0, -1}, {0}, in[0]);
+  for (int64_t s = 0; s < spatial; ++s) {
+    b.addFactor({1 + s, -1}, {1 + s}, out[1 + s], Kind::permutation);
+    b.mapOperand(1, s, b.addFactor(kernel[s], Kind::needReplication));
+  }
+  int64_t groups = op.getFeatureGroups();
+  int64_t channelsPerGroup = kernel[rank - 2];
+  int64_t outPerGroup = out[rank - 1] / groups;
+  b.addFactor({rank - 1, rank - 1}, {rank - 1}, groups);
+  b.addFactor({rank - 1, rank - 2}, {-1}, channelsPerGroup, Kind::reduction);
+  b.addFactor({-1, rank - 1}, {rank - 1}, outPerGroup);
+  return b.build();
+}
+
+/// Collectives name devices, so their semantics are per device: every
+/// dimension must be replicated. Dimensions of equal size in operand and
+/// result share a factor; the gathered/scattered/exchanged ones do not.
+OpShardingRule collectiveRule(Operation *op, ArrayRef<int64_t> changedDims) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> in = shapeOf(op->getOperand(0));
+  ArrayRef<int64_t> out = shapeOf(op->getResult(0));
+  for (auto [d, size] : llvm::enumerate(out)) {
+    int64_t dim = d;
+    if (!llvm::is_contained(changedDims, dim)) {
+      b.addFactor({dim}, {dim}, size, Kind::needReplication);
+      continue;
+    }
+    b.mapOperand(0, dim, b.addFactor(in[d], Kind::needReplication));
+    b.mapResult(0, dim, b.addFactor(size, Kind::needReplication));
+  }
+  return b.build();
+}
+
+OpShardingRule rule(AllReduceOp op) { return collectiveRule(op, {}); }
+OpShardingRule rule(CollectivePermuteOp op) { return collectiveRule(op, {}); }
+OpShardingRule rule(AllGatherOp op) {
+  return collectiveRule(op, {static_cast<int64_t>(op.getDim())});
+}
+OpShardingRule rule(ReduceScatterOp op) {
+  return collectiveRule(op, {static_cast<int64_t>(op.getDim())});
+}
+OpShardingRule rule(AllSliceOp op) {
+  return collectiveRule(op, {static_cast<int64_t>(op.getDim())});
+}
+OpShardingRule rule(AllToAllOp op) {
+  return collectiveRule(op, {static_cast<int64_t>(op.getSplitDim()),
+                             static_cast<int64_t>(op.getConcatDim())});
+}
+
+template <typename OpTy>
+struct PointwiseModel
+    : ShardingRuleOpInterface::ExternalModel<PointwiseModel<OpTy>, OpTy> {
+  OpShardingRule getShardingRule(Operation *op) const {
+    return pointwiseRule(op);
+  }
+};
+
+template <typename OpTy>
+struct ContractionModel
+    : ShardingRuleOpInterface::ExternalModel<ContractionModel<OpTy>, OpTy> {
+  OpShardingRule getShardingRule(Operation *op) const {
+    return contractionRule(op);
+  }
+};
+
+/// Ops with a rule of their own: `rule(OpTy)` above.
+template <typename OpTy>
+struct OwnModel : ShardingRuleOpInterface::ExternalModel<OwnModel<OpTy>, OpTy> {
+  OpShardingRule getShardingRule(Operation *op) const {
+    return rule(cast<OpTy>(op));
+  }
+};
+
+template <template <typename> class Model, typename... OpTys>
+void attach(MLIRContext *ctx) {
+  (OpTys::template attachInterface<Model<OpTys>>(*ctx), ...);
+}
+
+} // namespace
+
+void registerShardingRuleModels(MLIRContext *ctx) {
+  attach<PointwiseModel, MarkShardingOp, ConstantOp, IotaOp, PartitionIdOp,
+         AxisIndexOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, AndOp,
+         OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp, RsqrtOp,
+         SigmoidOp, ReluOp, GeluOp, NotOp, CompareOp, SelectOp, ConvertOp>(ctx);
+  attach<ContractionModel, DotGeneralOp, MatmulOp, EinsumOp>(ctx);
+  attach<OwnModel, RngOp, BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp,
+         DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
+         ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
+         ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp>(ctx);
+}
+
+} // namespace xspmd::xla
