@@ -14,10 +14,13 @@ namespace {
 
 class Assigner {
 public:
-  Assigner(const OpShardingRule &rule, const MeshModel &mesh)
+  Assigner(const OpShardingRule &rule, const MeshModel &mesh,
+           ArrayRef<int64_t> blocked)
       : rule(rule), mesh(mesh), factorAxes(rule.getNumFactors()),
         assigned(rule.getNumFactors(), false),
         inCompound(rule.getNumFactors(), false), axisUsed(mesh.rank(), false) {
+    for (int64_t f : blocked)
+      assigned[f] = true;
     for (int64_t t = 0, e = rule.getNumTensors(); t < e; ++t)
       for (const auto &dim : rule.getTensor(t))
         if (dim.size() > 1)
@@ -136,17 +139,23 @@ FactorAssignment assignFactors(const OpShardingRule &rule,
                                ArrayRef<ArrayRef<int64_t>> operandShapes,
                                ArrayRef<ShardLayout> resultTargets,
                                ArrayRef<ArrayRef<int64_t>> resultShapes,
-                               PartialPolicy partialPolicy) {
-  Assigner assigner(rule, mesh);
+                               const AssignmentOptions &options) {
+  PartialPolicy partialPolicy = options.partialPolicy;
+  Assigner assigner(rule, mesh, options.blockedFactors);
+  SmallVector<FactorKind> resultKinds{FactorKind::passThrough};
+  SmallVector<FactorKind> operandKinds{FactorKind::passThrough,
+                                       FactorKind::reduction};
+  if (options.shardPermutationFactors) {
+    resultKinds.push_back(FactorKind::permutation);
+    operandKinds.push_back(FactorKind::permutation);
+  }
   // The results' layouts (what propagation chose) decide first, then the
   // operands: an operand already split along a factor keeps that split
   // (this is how a sharded contracting dimension becomes a partial sum).
   for (auto [r, factors] : llvm::enumerate(rule.results))
-    assigner.offer(factors, resultTargets[r], resultShapes[r],
-                   {FactorKind::passThrough});
+    assigner.offer(factors, resultTargets[r], resultShapes[r], resultKinds);
   for (auto [o, factors] : llvm::enumerate(rule.operands))
-    assigner.offer(factors, operandLayouts[o], operandShapes[o],
-                   {FactorKind::passThrough, FactorKind::reduction});
+    assigner.offer(factors, operandLayouts[o], operandShapes[o], operandKinds);
   assigner.enforceCompoundPrefixes();
 
   FactorAssignment result;

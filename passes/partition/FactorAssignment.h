@@ -36,6 +36,16 @@ struct FactorAssignment {
   llvm::SmallVector<ShardLayout> results;
 };
 
+/// What the op's local construction can do beyond pass-through and
+/// reduction factors.
+struct AssignmentOptions {
+  PartialPolicy partialPolicy = PartialPolicy::none;
+  /// Permutation factors may be sharded (the op exchanges halos).
+  bool shardPermutationFactors = false;
+  /// Factors that must stay unsharded (e.g. a window too wide for a halo).
+  llvm::SmallVector<int64_t> blockedFactors;
+};
+
 /// `operandLayouts` are the operands' current layouts, `resultTargets` the
 /// layouts propagation chose for the results; shapes are global.
 FactorAssignment
@@ -44,7 +54,7 @@ assignFactors(const xla::OpShardingRule &rule, const MeshModel &mesh,
               llvm::ArrayRef<llvm::ArrayRef<int64_t>> operandShapes,
               llvm::ArrayRef<ShardLayout> resultTargets,
               llvm::ArrayRef<llvm::ArrayRef<int64_t>> resultShapes,
-              PartialPolicy partialPolicy);
+              const AssignmentOptions &options);
 
 } // namespace xspmd::partition
 

@@ -3,6 +3,7 @@
 #include "passes/partition/FunctionPartitioner.h"
 
 #include "passes/partition/FactorAssignment.h"
+#include "passes/partition/Halo.h"
 #include "passes/partition/LocalBuilder.h"
 #include "passes/partition/ReshardBuilder.h"
 
@@ -87,6 +88,44 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
+/// The input window a device needs along `dim` of a windowed op whose
+/// result block there has `block` elements; nothing when the op cannot
+/// window that dimension (interior padding, input dilation).
+std::optional<Window> windowOf(Operation *op, int64_t dim, int64_t block) {
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    int64_t stride = slice.getStrides()[dim];
+    return Window{block * stride, slice.getStart()[dim],
+                  (block - 1) * stride + 1};
+  }
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    if (pad.getInterior()[dim] != 0)
+      return std::nullopt;
+    return Window{block, -pad.getLow()[dim], block};
+  }
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    int64_t s = dim - 1; // spatial index
+    if (conv.getLhsDilation()[s] != 1)
+      return std::nullopt;
+    int64_t stride = conv.getStrides()[s];
+    int64_t kernel = shapeOf(conv.getKernel())[s];
+    return Window{block * stride, -conv.getPadding()[2 * s],
+                  (block - 1) * stride +
+                      (kernel - 1) * conv.getRhsDilation()[s] + 1};
+  }
+  return std::nullopt;
+}
+
+/// The value windowed inputs are filled with outside the tensor.
+TypedAttr windowFill(Builder &b, Operation *op, Type elem) {
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    double value = pad.getValue().convertToDouble();
+    return isa<FloatType>(elem)
+               ? TypedAttr(b.getFloatAttr(elem, value))
+               : TypedAttr(b.getIntegerAttr(elem, static_cast<int64_t>(value)));
+  }
+  return cast<TypedAttr>(b.getZeroAttr(elem));
+}
+
 class Partitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
@@ -115,7 +154,15 @@ private:
   LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule);
   Operation *buildLocalOp(Operation *op, ArrayRef<Value> operands,
                           const FactorAssignment &assignment,
-                          const OpShardingRule &rule);
+                          const OpShardingRule &rule,
+                          ArrayRef<int64_t> windowedDims);
+  /// Dimensions of operand 0 of a windowed op whose permutation factor is
+  /// sharded, with their windows; adds factors whose window is too wide for
+  /// a halo exchange to `blocked`.
+  SmallVector<std::pair<int64_t, Window>>
+  windowedDims(Operation *op, const OpShardingRule &rule,
+               const FactorAssignment &assignment,
+               SmallVectorImpl<int64_t> &blocked);
   Value buildLocalRng(RngOp op, const ShardLayout &layout);
   Value buildLocalGather(GatherOp op, Value table, Value indices,
                          const FactorAssignment &assignment);
@@ -255,9 +302,19 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   Value result = op->getResult(0);
   ArrayRef<int64_t> resultShape = shapeOf(result);
   ShardLayout target = layoutOf(op->getAttr(kShardingAttrName), resultShape);
-  FactorAssignment assignment =
-      assignFactors(rule, mesh, current, operandShapes, {target}, {resultShape},
-                    partialPolicyOf(op));
+  AssignmentOptions options;
+  options.partialPolicy = partialPolicyOf(op);
+  options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+  FactorAssignment assignment;
+  SmallVector<std::pair<int64_t, Window>> windows;
+  while (true) {
+    assignment = assignFactors(rule, mesh, current, operandShapes, {target},
+                               {resultShape}, options);
+    size_t blocked = options.blockedFactors.size();
+    windows = windowedDims(op, rule, assignment, options.blockedFactors);
+    if (options.blockedFactors.size() == blocked)
+      break;
+  }
 
   SmallVector<Value> operands;
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
@@ -280,19 +337,59 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
         reductionIdentity(builder, rule.reductionKind, elem));
   }
 
+  SmallVector<int64_t> windowDims;
+  for (auto [dim, window] : windows) {
+    Type elem = cast<RankedTensorType>(operands[0].getType()).getElementType();
+    operands[0] =
+        buildWindow(local, op->getLoc(), operands[0], assignment.operands[0],
+                    mesh, meshName, dim, operandShapes[0][dim], window,
+                    windowFill(builder, op, elem));
+    windowDims.push_back(dim);
+  }
+
   Value localResult;
   if (auto gather = dyn_cast<GatherOp>(op))
     localResult =
         buildLocalGather(gather, operands[0], operands[1], assignment);
   else
-    localResult = buildLocalOp(op, operands, assignment, rule)->getResult(0);
+    localResult =
+        buildLocalOp(op, operands, assignment, rule, windowDims)->getResult(0);
   placed[result] = {localResult, assignment.results.front()};
   return success();
 }
 
+SmallVector<std::pair<int64_t, Window>>
+Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
+                          const FactorAssignment &assignment,
+                          SmallVectorImpl<int64_t> &blocked) {
+  SmallVector<std::pair<int64_t, Window>> windows;
+  if (!isa<SliceOp, PadOp, ConvolutionOp>(op))
+    return windows;
+  SmallVector<int64_t> inBlock = assignment.operands[0].localShape(mesh);
+  SmallVector<int64_t> outBlock = assignment.results[0].localShape(mesh);
+  for (auto [d, factors] : llvm::enumerate(rule.operands[0])) {
+    if (factors.size() != 1 ||
+        rule.factorKinds[factors[0]] != FactorKind::permutation ||
+        assignment.factorAxes[factors[0]].empty())
+      continue;
+    std::optional<Window> window = windowOf(op, d, outBlock[d]);
+    std::optional<HaloSizes> halo;
+    if (window)
+      halo = haloSizes(*window, assignment.operands[0].numShards(mesh, d),
+                       inBlock[d]);
+    if (!halo) {
+      blocked.push_back(factors[0]);
+      continue;
+    }
+    windows.push_back({static_cast<int64_t>(d), *window});
+  }
+  return windows;
+}
+
 Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
                                      const FactorAssignment &assignment,
-                                     const OpShardingRule &rule) {
+                                     const OpShardingRule &rule,
+                                     ArrayRef<int64_t> windowedDims) {
   auto globalType = cast<RankedTensorType>(op->getResult(0).getType());
   auto resultType =
       globalType.clone(assignment.results.front().localShape(mesh));
@@ -300,16 +397,31 @@ Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
   auto sizesOf = [](Value v) { return SmallVector<int64_t>(shapeOf(v)); };
   // Ops whose attributes mention sizes get the local ones.
   if (auto slice = dyn_cast<SliceOp>(op)) {
-    SmallVector<int64_t> limit(slice.getLimit());
+    SmallVector<int64_t> start(slice.getStart()), limit(slice.getLimit());
     ArrayRef<int64_t> in = shapeOf(slice.getInput());
     SmallVector<int64_t> localIn = sizesOf(operands[0]);
-    for (size_t d = 0; d < limit.size(); ++d)
-      if (slice.getStart()[d] == 0 && limit[d] == in[d] &&
-          slice.getStrides()[d] == 1)
+    for (size_t d = 0; d < limit.size(); ++d) {
+      bool whole =
+          start[d] == 0 && limit[d] == in[d] && slice.getStrides()[d] == 1;
+      if (whole || llvm::is_contained(windowedDims, d)) {
+        // The (windowed) local input is exactly what this dimension keeps.
+        start[d] = 0;
         limit[d] = localIn[d];
-    return SliceOp::create(
-        builder, loc, resultType, operands[0], slice.getStartAttr(),
-        builder.getDenseI64ArrayAttr(limit), slice.getStridesAttr());
+      }
+    }
+    return SliceOp::create(builder, loc, resultType, operands[0],
+                           builder.getDenseI64ArrayAttr(start),
+                           builder.getDenseI64ArrayAttr(limit),
+                           slice.getStridesAttr());
+  }
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    SmallVector<int64_t> low(pad.getLow()), high(pad.getHigh());
+    for (int64_t d : windowedDims)
+      low[d] = high[d] = 0;
+    return PadOp::create(builder, loc, resultType, operands[0],
+                         builder.getDenseI64ArrayAttr(low),
+                         builder.getDenseI64ArrayAttr(high),
+                         pad.getInteriorAttr(), pad.getValueAttr());
   }
   if (auto dyn = dyn_cast<DynamicSliceOp>(op))
     return DynamicSliceOp::create(
@@ -338,6 +450,14 @@ Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
     if (attr.getName() != kShardingAttrName)
       state.addAttribute(attr.getName(), attr.getValue());
   Operation *clone = builder.create(state);
+  if (auto conv = dyn_cast<ConvolutionOp>(clone);
+      conv && !windowedDims.empty()) {
+    // The window already holds the padding of windowed dimensions.
+    SmallVector<int64_t> padding(conv.getPadding());
+    for (int64_t d : windowedDims)
+      padding[2 * (d - 1)] = padding[2 * (d - 1) + 1] = 0;
+    conv.setPadding(padding);
+  }
   if (auto conv = dyn_cast<ConvolutionOp>(clone);
       conv && conv.getFeatureGroups() > 1) {
     // The group factor is the major factor of the result's feature
