@@ -170,4 +170,40 @@ def XlaImportHloShardingPass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Partitioning
+//===----------------------------------------------------------------------===//
+
+def XlaPartitionPass : Pass<"xla-partition", "::mlir::ModuleOp"> {
+  let summary = "Rewrites sharded programs into SPMD programs on local shapes";
+  let description = [{
+    For every function whose values carry shardings (run
+    --xla-propagate-sharding first; values without one are treated as
+    replicated), rewrites the body into the program each device runs on its
+    local blocks:
+
+    - every op computes in the layout its sharding rule allows, starting from
+      the layout propagation chose for its result; a sharded reduction or
+      contracting factor makes the local result a pending sum (`partial`);
+    - operands are resharded to what the op needs by the cheapest sequence of
+      all-gather, all-slice, all-to-all, collective-permute, reduce-scatter
+      and all-reduce (bytes per device weighted by ICI/DCN link cost);
+    - dimensions that do not divide are padded at the end; reductions mask
+      the padding with their identity;
+    - function arguments and results take local types and keep their
+      `xla.sharding`; `xla.global_type` records each global type and
+      `xla.partitioned` marks the function.
+  }];
+  let options = [
+    Option<"iciByteCost", "ici-byte-cost", "double", "1.0",
+           "Relative cost of a byte sent over ICI">,
+    Option<"dcnByteCost", "dcn-byte-cost", "double", "16.0",
+           "Relative cost of a byte sent over DCN">,
+  ];
+  let statistics = [
+    Statistic<"numReshards", "reshards", "Operands resharded">,
+    Statistic<"numCollectives", "collectives", "Collectives emitted">,
+  ];
+}
+
 #endif // XSPMD_PASSES_PASSES_TD

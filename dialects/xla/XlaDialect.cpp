@@ -58,8 +58,31 @@ static LogicalResult verifyShardingOf(Operation *anchor, Attribute attr,
       mesh.getMesh(), type);
 }
 
+/// Checks `xla.global_type` on an argument or result of local type `local`.
+static LogicalResult verifyGlobalType(Operation *op, Attribute attr, Type local,
+                                      const Twine &what) {
+  auto global = dyn_cast<TypeAttr>(attr);
+  auto globalType =
+      global ? dyn_cast<RankedTensorType>(global.getValue()) : nullptr;
+  auto localType = dyn_cast<RankedTensorType>(local);
+  if (!globalType || !localType ||
+      globalType.getElementType() != localType.getElementType() ||
+      globalType.getRank() != localType.getRank())
+    return op->emitOpError() << "'" << kGlobalTypeAttrName << "' of " << what
+                             << " must be a tensor type of the same rank and "
+                                "element type as "
+                             << local;
+  return success();
+}
+
 LogicalResult XlaDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
+  if (attr.getName() == kPartitionedAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !isa<FunctionOpInterface>(op))
+      return op->emitOpError() << "'" << kPartitionedAttrName
+                               << "' is a unit attribute of functions";
+    return success();
+  }
   if (attr.getName() == kShardingAttrName) {
     // One sharding per result: a sharding for a single-result op, an array
     // otherwise.
@@ -101,6 +124,9 @@ LogicalResult XlaDialect::verifyRegionArgAttribute(Operation *op,
   Type argType = func.getArgumentTypes()[argIndex];
   if (attr.getName() == kShardingAttrName)
     return verifyShardingOf(op, attr.getValue(), argType,
+                            "argument " + Twine(argIndex));
+  if (attr.getName() == kGlobalTypeAttrName)
+    return verifyGlobalType(op, attr.getValue(), argType,
                             "argument " + Twine(argIndex));
   if (attr.getName() == kDonateAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
@@ -149,6 +175,10 @@ LogicalResult XlaDialect::verifyRegionResultAttribute(Operation *op,
                              << "' is only valid on function results";
   if (attr.getName() == kShardingAttrName)
     return verifyShardingOf(op, attr.getValue(),
+                            func.getResultTypes()[resultIndex],
+                            "result " + Twine(resultIndex));
+  if (attr.getName() == kGlobalTypeAttrName)
+    return verifyGlobalType(op, attr.getValue(),
                             func.getResultTypes()[resultIndex],
                             "result " + Twine(resultIndex));
   return op->emitOpError() << "unknown xla result attribute '"

@@ -30,6 +30,12 @@ namespace xspmd::xla {
 inline constexpr llvm::StringLiteral kShardingAttrName = "xla.sharding";
 inline constexpr llvm::StringLiteral kDonateAttrName = "xla.donate";
 inline constexpr llvm::StringLiteral kAliasesAttrName = "xla.aliases";
+/// On a function the partitioner rewrote into an SPMD program on local
+/// shapes (unit).
+inline constexpr llvm::StringLiteral kPartitionedAttrName = "xla.partitioned";
+/// On arguments and results of a partitioned function: the global type the
+/// local one is a block of (padding makes it ambiguous otherwise).
+inline constexpr llvm::StringLiteral kGlobalTypeAttrName = "xla.global_type";
 
 } // namespace xspmd::xla
 

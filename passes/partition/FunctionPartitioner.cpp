@@ -1,0 +1,565 @@
+//===- FunctionPartitioner.cpp - one function to an SPMD program ----------===//
+
+#include "passes/partition/FunctionPartitioner.h"
+
+#include "passes/partition/FactorAssignment.h"
+#include "passes/partition/Halo.h"
+#include "passes/partition/LocalBuilder.h"
+#include "passes/partition/ReshardBuilder.h"
+
+#include "dialects/xla/XlaShardingRule.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::partition {
+
+FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
+  FlatSymbolRefAttr name;
+  Operation *firstUser = nullptr;
+  auto note = [&](Attribute attr, Operation *user) -> LogicalResult {
+    auto sharding = dyn_cast_if_present<ShardingAttr>(attr);
+    if (!sharding)
+      return success();
+    if (!name) {
+      name = sharding.getMesh();
+      firstUser = user;
+      return success();
+    }
+    if (sharding.getMesh() == name)
+      return success();
+    InFlightDiagnostic diag = user->emitOpError()
+                              << "uses mesh " << sharding.getMesh()
+                              << " but the function already uses " << name
+                              << "; a function is partitioned over one mesh";
+    diag.attachNote(firstUser->getLoc()) << "first use of " << name;
+    return diag;
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (failed(note(func.getArgAttr(i, kShardingAttrName), func)))
+      return failure();
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (failed(note(func.getResultAttr(i, kShardingAttrName), func)))
+      return failure();
+  WalkResult walk = func.walk([&](Operation *op) {
+    Attribute attr = op->getAttr(kShardingAttrName);
+    if (auto mark = dyn_cast<MarkShardingOp>(op))
+      attr = mark.getSharding();
+    return failed(note(attr, op)) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!name)
+    return MeshOp();
+  MeshOp mesh = lookupMesh(func, name);
+  if (!mesh)
+    return func.emitOpError() << "names unknown mesh " << name;
+  return mesh;
+}
+
+namespace {
+
+/// How each op carries pending sums through (see PartialPolicy).
+PartialPolicy partialPolicyOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, PartialPolicy>(op)
+      .Case<AddOp, SubOp, NegOp, ReshapeOp, TransposeOp, BroadcastInDimOp,
+            SliceOp, ConcatenateOp>(
+          [](auto) { return PartialPolicy::allOperands; })
+      .Case([](PadOp pad) {
+        return pad.getValue().isZero() ? PartialPolicy::allOperands
+                                       : PartialPolicy::none;
+      })
+      .Case([](ReduceOp reduce) {
+        return reduce.getKind() == ReduceKind::sum ||
+                       reduce.getKind() == ReduceKind::mean
+                   ? PartialPolicy::allOperands
+                   : PartialPolicy::none;
+      })
+      .Case<MulOp, DotGeneralOp, MatmulOp, EinsumOp, ConvolutionOp>(
+          [](auto) { return PartialPolicy::oneOperand; })
+      .Default([](Operation *) { return PartialPolicy::none; });
+}
+
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The input window a device needs along `dim` of a windowed op whose
+/// result block there has `block` elements; nothing when the op cannot
+/// window that dimension (interior padding, input dilation).
+std::optional<Window> windowOf(Operation *op, int64_t dim, int64_t block) {
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    int64_t stride = slice.getStrides()[dim];
+    return Window{block * stride, slice.getStart()[dim],
+                  (block - 1) * stride + 1};
+  }
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    if (pad.getInterior()[dim] != 0)
+      return std::nullopt;
+    return Window{block, -pad.getLow()[dim], block};
+  }
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    int64_t s = dim - 1; // spatial index
+    if (conv.getLhsDilation()[s] != 1)
+      return std::nullopt;
+    int64_t stride = conv.getStrides()[s];
+    int64_t kernel = shapeOf(conv.getKernel())[s];
+    return Window{block * stride, -conv.getPadding()[2 * s],
+                  (block - 1) * stride +
+                      (kernel - 1) * conv.getRhsDilation()[s] + 1};
+  }
+  return std::nullopt;
+}
+
+/// The value windowed inputs are filled with outside the tensor.
+TypedAttr windowFill(Builder &b, Operation *op, Type elem) {
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    double value = pad.getValue().convertToDouble();
+    return isa<FloatType>(elem)
+               ? TypedAttr(b.getFloatAttr(elem, value))
+               : TypedAttr(b.getIntegerAttr(elem, static_cast<int64_t>(value)));
+  }
+  return cast<TypedAttr>(b.getZeroAttr(elem));
+}
+
+class Partitioner {
+public:
+  Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
+              PartitionStats &stats)
+      : func(func), meshName(FlatSymbolRefAttr::get(meshOp.getSymNameAttr())),
+        mesh(planner.getMesh()), planner(planner), stats(stats),
+        builder(func.getContext()), local(builder, mesh, meshName) {}
+
+  LogicalResult run();
+
+private:
+  struct Placed {
+    Value local;
+    ShardLayout layout;
+  };
+
+  ShardLayout layoutOf(Attribute sharding, ArrayRef<int64_t> shape) const {
+    if (auto s = dyn_cast_if_present<ShardingAttr>(sharding))
+      return ShardLayout::fromSharding(s, mesh, shape);
+    return ShardLayout::replicated(shape);
+  }
+
+  /// The local value of `global` in `layout`, resharding (once) if needed.
+  Value getAs(Value global, const ShardLayout &layout, Location loc);
+  LogicalResult partitionOp(Operation *op);
+  LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule);
+  Operation *buildLocalOp(Operation *op, ArrayRef<Value> operands,
+                          const FactorAssignment &assignment,
+                          const OpShardingRule &rule,
+                          ArrayRef<int64_t> windowedDims);
+  /// Dimensions of operand 0 of a windowed op whose permutation factor is
+  /// sharded, with their windows; adds factors whose window is too wide for
+  /// a halo exchange to `blocked`.
+  SmallVector<std::pair<int64_t, Window>>
+  windowedDims(Operation *op, const OpShardingRule &rule,
+               const FactorAssignment &assignment,
+               SmallVectorImpl<int64_t> &blocked);
+  Value buildLocalRng(RngOp op, const ShardLayout &layout);
+  Value buildLocalGather(GatherOp op, Value table, Value indices,
+                         const FactorAssignment &assignment);
+
+  func::FuncOp func;
+  FlatSymbolRefAttr meshName;
+  const MeshModel &mesh;
+  ReshardPlanner &planner;
+  PartitionStats &stats;
+  OpBuilder builder;
+  LocalBuilder local;
+  DenseMap<Value, Placed> placed;
+  std::map<std::pair<void *, std::string>, Value> reshardCache;
+};
+
+Value Partitioner::getAs(Value global, const ShardLayout &layout,
+                         Location loc) {
+  const Placed &p = placed.at(global);
+  if (p.layout == layout)
+    return p.local;
+  auto key = std::make_pair(global.getAsOpaquePointer(), layout.key());
+  if (auto it = reshardCache.find(key); it != reshardCache.end())
+    return it->second;
+  auto type = cast<RankedTensorType>(global.getType());
+  const ReshardPlan &plan =
+      planner.plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
+                   p.layout, layout);
+  ++stats.reshards;
+  for (const ReshardStep &step : plan.steps)
+    stats.collectives += step.communicates();
+  Value result = buildReshard(builder, loc, p.local, plan, mesh, meshName);
+  reshardCache[key] = result;
+  return result;
+}
+
+LogicalResult Partitioner::run() {
+  Block &body = func.getBody().front();
+  Block *newBody = new Block();
+  SmallVector<Type> argTypes;
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    ShardLayout layout =
+        layoutOf(func.getArgAttr(arg.getArgNumber(), kShardingAttrName),
+                 type.getShape());
+    Type localType = type.clone(layout.localShape(mesh));
+    argTypes.push_back(localType);
+    placed[arg] = {newBody->addArgument(localType, arg.getLoc()), layout};
+    func.setArgAttr(arg.getArgNumber(), kGlobalTypeAttrName,
+                    TypeAttr::get(type));
+  }
+  builder.setInsertionPointToEnd(newBody);
+  for (Operation &op : body.without_terminator())
+    if (failed(partitionOp(&op))) {
+      delete newBody;
+      return failure();
+    }
+
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+    auto type = cast<RankedTensorType>(value.getType());
+    Attribute sharding = func.getResultAttr(i, kShardingAttrName);
+    if (!sharding)
+      if (Operation *def = value.getDefiningOp())
+        sharding = def->getAttr(kShardingAttrName);
+    if (!sharding)
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        sharding = func.getArgAttr(arg.getArgNumber(), kShardingAttrName);
+    ShardLayout layout = layoutOf(sharding, type.getShape());
+    results.push_back(getAs(value, layout, ret.getLoc()));
+    resultTypes.push_back(results.back().getType());
+    if (sharding)
+      func.setResultAttr(i, kShardingAttrName, sharding);
+    func.setResultAttr(i, kGlobalTypeAttrName, TypeAttr::get(type));
+  }
+  func::ReturnOp::create(builder, ret.getLoc(), results);
+
+  // Swap in the new body and the local signature.
+  func.getBody().push_back(newBody);
+  body.dropAllDefinedValueUses();
+  body.dropAllReferences();
+  body.erase();
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), argTypes, resultTypes));
+  func->setAttr(kPartitionedAttrName, UnitAttr::get(func.getContext()));
+  return success();
+}
+
+LogicalResult Partitioner::partitionOp(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return op->emitOpError("cannot be partitioned: the partitioner handles "
+                           "ops with one tensor result");
+  Value result = op->getResult(0);
+  auto type = cast<RankedTensorType>(result.getType());
+  if (isa<CollectiveOpInterface, PartitionIdOp, AxisIndexOp>(op))
+    return op->emitOpError()
+           << "is already device-level SPMD code; --xla-partition expects a "
+              "single-device program";
+  if (auto mark = dyn_cast<MarkShardingOp>(op)) {
+    ShardLayout layout = layoutOf(mark.getSharding(), type.getShape());
+    placed[result] = {getAs(mark.getInput(), layout, op->getLoc()), layout};
+    return success();
+  }
+  if (isa<ConstantOp, IotaOp>(op)) {
+    // Sources are built whole; consumers slice what they need (no traffic).
+    Operation *clone = builder.clone(*op);
+    clone->removeAttr(kShardingAttrName);
+    placed[result] = {clone->getResult(0),
+                      ShardLayout::replicated(type.getShape())};
+    return success();
+  }
+  if (auto rng = dyn_cast<RngOp>(op)) {
+    if (rng.getOffsets())
+      return op->emitOpError("is already partitioned (it has offsets)");
+    ShardLayout layout =
+        layoutOf(op->getAttr(kShardingAttrName), type.getShape());
+    layout.partialAxes.clear();
+    placed[result] = {buildLocalRng(rng, layout), layout};
+    return success();
+  }
+  std::optional<OpShardingRule> rule = getShardingRule(op);
+  if (!rule)
+    return op->emitOpError("has no sharding rule; cannot partition it");
+  return partitionRuleOp(op, *rule);
+}
+
+LogicalResult Partitioner::partitionRuleOp(Operation *op,
+                                           const OpShardingRule &rule) {
+  SmallVector<ShardLayout> current;
+  SmallVector<ArrayRef<int64_t>> operandShapes;
+  for (Value operand : op->getOperands()) {
+    current.push_back(placed.at(operand).layout);
+    operandShapes.push_back(shapeOf(operand));
+  }
+  Value result = op->getResult(0);
+  ArrayRef<int64_t> resultShape = shapeOf(result);
+  ShardLayout target = layoutOf(op->getAttr(kShardingAttrName), resultShape);
+  AssignmentOptions options;
+  options.partialPolicy = partialPolicyOf(op);
+  options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+  FactorAssignment assignment;
+  SmallVector<std::pair<int64_t, Window>> windows;
+  while (true) {
+    assignment = assignFactors(rule, mesh, current, operandShapes, {target},
+                               {resultShape}, options);
+    size_t blocked = options.blockedFactors.size();
+    windows = windowedDims(op, rule, assignment, options.blockedFactors);
+    if (options.blockedFactors.size() == blocked)
+      break;
+  }
+
+  SmallVector<Value> operands;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    operands.push_back(getAs(operand, assignment.operands[i], op->getLoc()));
+
+  // Reductions must not see padding: fill it with the reduction's identity
+  // along every dimension holding a sharded reduction factor.
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    SmallVector<int64_t> dims;
+    for (auto [d, factors] : llvm::enumerate(rule.operands[i]))
+      for (int64_t f : factors)
+        if (rule.factorKinds[f] == FactorKind::reduction &&
+            !assignment.factorAxes[f].empty())
+          dims.push_back(d);
+    if (dims.empty() || isa<GatherOp>(op))
+      continue;
+    Type elem = cast<RankedTensorType>(operand.getType()).getElementType();
+    operand = local.maskPadding(
+        op->getLoc(), operand, assignment.operands[i], operandShapes[i], dims,
+        reductionIdentity(builder, rule.reductionKind, elem));
+  }
+
+  SmallVector<int64_t> windowDims;
+  for (auto [dim, window] : windows) {
+    Type elem = cast<RankedTensorType>(operands[0].getType()).getElementType();
+    operands[0] =
+        buildWindow(local, op->getLoc(), operands[0], assignment.operands[0],
+                    mesh, meshName, dim, operandShapes[0][dim], window,
+                    windowFill(builder, op, elem));
+    windowDims.push_back(dim);
+  }
+
+  Value localResult;
+  if (auto gather = dyn_cast<GatherOp>(op))
+    localResult =
+        buildLocalGather(gather, operands[0], operands[1], assignment);
+  else
+    localResult =
+        buildLocalOp(op, operands, assignment, rule, windowDims)->getResult(0);
+  placed[result] = {localResult, assignment.results.front()};
+  return success();
+}
+
+SmallVector<std::pair<int64_t, Window>>
+Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
+                          const FactorAssignment &assignment,
+                          SmallVectorImpl<int64_t> &blocked) {
+  SmallVector<std::pair<int64_t, Window>> windows;
+  if (!isa<SliceOp, PadOp, ConvolutionOp>(op))
+    return windows;
+  SmallVector<int64_t> inBlock = assignment.operands[0].localShape(mesh);
+  SmallVector<int64_t> outBlock = assignment.results[0].localShape(mesh);
+  for (auto [d, factors] : llvm::enumerate(rule.operands[0])) {
+    if (factors.size() != 1 ||
+        rule.factorKinds[factors[0]] != FactorKind::permutation ||
+        assignment.factorAxes[factors[0]].empty())
+      continue;
+    std::optional<Window> window = windowOf(op, d, outBlock[d]);
+    std::optional<HaloSizes> halo;
+    if (window)
+      halo = haloSizes(*window, assignment.operands[0].numShards(mesh, d),
+                       inBlock[d]);
+    if (!halo) {
+      blocked.push_back(factors[0]);
+      continue;
+    }
+    windows.push_back({static_cast<int64_t>(d), *window});
+  }
+  return windows;
+}
+
+Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
+                                     const FactorAssignment &assignment,
+                                     const OpShardingRule &rule,
+                                     ArrayRef<int64_t> windowedDims) {
+  auto globalType = cast<RankedTensorType>(op->getResult(0).getType());
+  auto resultType =
+      globalType.clone(assignment.results.front().localShape(mesh));
+  Location loc = op->getLoc();
+  auto sizesOf = [](Value v) { return SmallVector<int64_t>(shapeOf(v)); };
+  // Ops whose attributes mention sizes get the local ones.
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    SmallVector<int64_t> start(slice.getStart()), limit(slice.getLimit());
+    ArrayRef<int64_t> in = shapeOf(slice.getInput());
+    SmallVector<int64_t> localIn = sizesOf(operands[0]);
+    for (size_t d = 0; d < limit.size(); ++d) {
+      bool whole =
+          start[d] == 0 && limit[d] == in[d] && slice.getStrides()[d] == 1;
+      if (whole || llvm::is_contained(windowedDims, d)) {
+        // The (windowed) local input is exactly what this dimension keeps.
+        start[d] = 0;
+        limit[d] = localIn[d];
+      }
+    }
+    return SliceOp::create(builder, loc, resultType, operands[0],
+                           builder.getDenseI64ArrayAttr(start),
+                           builder.getDenseI64ArrayAttr(limit),
+                           slice.getStridesAttr());
+  }
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    SmallVector<int64_t> low(pad.getLow()), high(pad.getHigh());
+    for (int64_t d : windowedDims)
+      low[d] = high[d] = 0;
+    return PadOp::create(builder, loc, resultType, operands[0],
+                         builder.getDenseI64ArrayAttr(low),
+                         builder.getDenseI64ArrayAttr(high),
+                         pad.getInteriorAttr(), pad.getValueAttr());
+  }
+  if (auto dyn = dyn_cast<DynamicSliceOp>(op))
+    return DynamicSliceOp::create(
+        builder, loc, resultType, operands[0], operands.drop_front(),
+        builder.getDenseI64ArrayAttr(resultType.getShape()));
+  if (auto mean = dyn_cast<ReduceOp>(op);
+      mean && mean.getKind() == ReduceKind::mean) {
+    // A mean over a split dimension: local sums divided by the global count
+    // add up to the mean.
+    int64_t count = 1;
+    for (int64_t d : mean.getDims())
+      count *= shapeOf(mean.getInput())[d];
+    Value sum = ReduceOp::create(builder, loc, resultType, ReduceKind::sum,
+                                 operands[0], mean.getDimsAttr());
+    Value divisor =
+        local.splat(loc, resultType,
+                    builder.getFloatAttr(resultType.getElementType(),
+                                         static_cast<double>(count)));
+    return DivOp::create(builder, loc, sum, divisor);
+  }
+  OperationState state(loc, op->getName());
+  state.addOperands(operands);
+  state.addTypes(resultType);
+  state.propertiesAttr = op->getPropertiesAsAttribute();
+  for (NamedAttribute attr : op->getDiscardableAttrs())
+    if (attr.getName() != kShardingAttrName)
+      state.addAttribute(attr.getName(), attr.getValue());
+  Operation *clone = builder.create(state);
+  if (auto conv = dyn_cast<ConvolutionOp>(clone);
+      conv && !windowedDims.empty()) {
+    // The window already holds the padding of windowed dimensions.
+    SmallVector<int64_t> padding(conv.getPadding());
+    for (int64_t d : windowedDims)
+      padding[2 * (d - 1)] = padding[2 * (d - 1) + 1] = 0;
+    conv.setPadding(padding);
+  }
+  if (auto conv = dyn_cast<ConvolutionOp>(clone);
+      conv && conv.getFeatureGroups() > 1) {
+    // The group factor is the major factor of the result's feature
+    // dimension; splitting it leaves fewer groups per device.
+    int64_t groupFactor = rule.results.front().back().front();
+    int64_t shards = 1;
+    for (int a : assignment.factorAxes[groupFactor])
+      shards *= mesh.axisSizes[a];
+    conv.setFeatureGroups(conv.getFeatureGroups() / shards);
+  }
+  return clone;
+}
+
+Value Partitioner::buildLocalRng(RngOp op, const ShardLayout &layout) {
+  Location loc = op.getLoc();
+  auto globalType = op.getType();
+  auto localType = globalType.clone(layout.localShape(mesh));
+  bool split = llvm::any_of(layout.dimAxes,
+                            [](const auto &axes) { return !axes.empty(); });
+  if (!split) {
+    Operation *clone = builder.clone(*op);
+    clone->removeAttr(kShardingAttrName);
+    return clone->getResult(0);
+  }
+  // Element i of the global tensor depends only on (seed, i): each device
+  // draws its block by giving the global shape and its block's offsets.
+  auto i64 = builder.getI64Type();
+  SmallVector<Value> offsets;
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    Value offset = local.blockOffset(loc, layout, d);
+    Value wide =
+        ConvertOp::create(builder, loc, RankedTensorType::get({}, i64), offset);
+    offsets.push_back(
+        ReshapeOp::create(builder, loc, RankedTensorType::get({1}, i64), wide));
+  }
+  Value offsetVector =
+      offsets.size() == 1
+          ? offsets.front()
+          : ConcatenateOp::create(builder, loc, offsets, 0).getResult();
+  return RngOp::create(builder, loc, localType, op.getDistributionAttr(),
+                       op.getSeedAttr(), op.getAAttr(), op.getBAttr(),
+                       builder.getDenseI64ArrayAttr(globalType.getShape()),
+                       offsetVector);
+}
+
+Value Partitioner::buildLocalGather(GatherOp op, Value table, Value indices,
+                                    const FactorAssignment &assignment) {
+  Location loc = op.getLoc();
+  auto globalType = op.getType();
+  auto resultType =
+      globalType.clone(assignment.results.front().localShape(mesh));
+  const ShardLayout &tableLayout = assignment.operands[0];
+  if (tableLayout.dimAxes[0].empty())
+    return GatherOp::create(builder, loc, resultType, table, indices);
+  // Vocabulary-parallel lookup: each device holds rows [offset, offset+n);
+  // it looks up the indices that fall there and contributes zeros for the
+  // others, so the result is a pending sum over the rows' axes.
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  Type indexElem = indexType.getElementType();
+  int64_t rows = cast<RankedTensorType>(table.getType()).getDimSize(0);
+  Value offset = local.blockOffset(loc, tableLayout, 0);
+  if (!indexElem.isInteger(32))
+    offset = ConvertOp::create(builder, loc,
+                               RankedTensorType::get({}, indexElem), offset);
+  Value offsets = BroadcastInDimOp::create(builder, loc, indexType, offset,
+                                           builder.getDenseI64ArrayAttr({}));
+  // Clamp first, as the unpartitioned gather does, so that every index names
+  // exactly one real row.
+  int64_t globalRows = shapeOf(op.getTable())[0];
+  Value zero =
+      local.splat(loc, indexType, builder.getIntegerAttr(indexElem, 0));
+  Value lastRow = local.splat(
+      loc, indexType, builder.getIntegerAttr(indexElem, globalRows - 1));
+  Value clamped = MinOp::create(
+      builder, loc, MaxOp::create(builder, loc, indices, zero), lastRow);
+  Value shifted = SubOp::create(builder, loc, clamped, offsets);
+  auto predType = indexType.clone(builder.getI1Type());
+  Value rowCount =
+      local.splat(loc, indexType, builder.getIntegerAttr(indexElem, rows));
+  Value aboveLow = CompareOp::create(builder, loc, predType,
+                                     CompareDirection::ge, shifted, zero);
+  Value belowHigh = CompareOp::create(builder, loc, predType,
+                                      CompareDirection::lt, shifted, rowCount);
+  Value mine = AndOp::create(builder, loc, aboveLow, belowHigh);
+  Value looked = GatherOp::create(builder, loc, resultType, table, shifted);
+  // Broadcast the row mask over the looked-up rows' trailing dimensions.
+  auto maskType = resultType.clone(builder.getI1Type());
+  SmallVector<int64_t> dims =
+      llvm::to_vector(llvm::seq<int64_t>(0, indexType.getRank()));
+  Value mask = BroadcastInDimOp::create(builder, loc, maskType, mine,
+                                        builder.getDenseI64ArrayAttr(dims));
+  Value zeros = local.splat(loc, resultType,
+                            builder.getZeroAttr(resultType.getElementType()));
+  return SelectOp::create(builder, loc, mask, looked, zeros);
+}
+
+} // namespace
+
+LogicalResult partitionFunction(func::FuncOp func, MeshOp mesh,
+                                ReshardPlanner &planner,
+                                PartitionStats &stats) {
+  return Partitioner(func, mesh, planner, stats).run();
+}
+
+} // namespace xspmd::partition

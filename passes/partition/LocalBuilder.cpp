@@ -1,0 +1,111 @@
+//===- LocalBuilder.cpp - helpers that build local-shape IR ---------------===//
+
+#include "passes/partition/LocalBuilder.h"
+
+#include "dialects/xla/XlaOps.h"
+
+#include "llvm/ADT/APFloat.h"
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::partition {
+
+Value LocalBuilder::splat(Location loc, RankedTensorType type,
+                          TypedAttr value) {
+  return ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));
+}
+
+Value LocalBuilder::scalarI32(Location loc, int64_t value) {
+  return splat(loc, RankedTensorType::get({}, b.getI32Type()),
+               b.getI32IntegerAttr(value));
+}
+
+Value LocalBuilder::shardIndex(Location loc, const ShardLayout &layout,
+                               int64_t dim) {
+  auto scalar = RankedTensorType::get({}, b.getI32Type());
+  Value index;
+  for (int a : layout.dimAxes[dim]) {
+    Value coord = AxisIndexOp::create(b, loc, scalar, meshName,
+                                      b.getStringAttr(mesh.axisNames[a]));
+    if (!index) {
+      index = coord;
+      continue;
+    }
+    Value scaled =
+        MulOp::create(b, loc, index, scalarI32(loc, mesh.axisSizes[a]));
+    index = AddOp::create(b, loc, scaled, coord);
+  }
+  return index ? index : scalarI32(loc, 0);
+}
+
+Value LocalBuilder::blockOffset(Location loc, const ShardLayout &layout,
+                                int64_t dim) {
+  int64_t blockSize = layout.localShape(mesh)[dim];
+  if (layout.dimAxes[dim].empty())
+    return scalarI32(loc, 0);
+  return MulOp::create(b, loc, shardIndex(loc, layout, dim),
+                       scalarI32(loc, blockSize));
+}
+
+Value LocalBuilder::maskPadding(Location loc, Value local,
+                                const ShardLayout &layout,
+                                ArrayRef<int64_t> globalShape,
+                                ArrayRef<int64_t> dims, TypedAttr fill) {
+  auto type = cast<RankedTensorType>(local.getType());
+  auto indexType = type.clone(b.getI32Type());
+  auto predType = type.clone(b.getI1Type());
+  Value inside;
+  for (int64_t d : dims) {
+    if (layout.paddedSize[d] == globalShape[d])
+      continue;
+    Value iota = IotaOp::create(b, loc, indexType, d);
+    Value offset =
+        BroadcastInDimOp::create(b, loc, indexType, blockOffset(loc, layout, d),
+                                 b.getDenseI64ArrayAttr({}));
+    Value global = AddOp::create(b, loc, iota, offset);
+    Value limit = splat(loc, indexType, b.getI32IntegerAttr(globalShape[d]));
+    Value pred = CompareOp::create(b, loc, predType, CompareDirection::lt,
+                                   global, limit);
+    inside = inside ? AndOp::create(b, loc, inside, pred) : pred;
+  }
+  if (!inside)
+    return local;
+  return SelectOp::create(b, loc, inside, local, splat(loc, type, fill));
+}
+
+TypedAttr reductionIdentity(Builder &b, ReductionKind kind, Type elem) {
+  if (auto floatType = dyn_cast<FloatType>(elem)) {
+    const llvm::fltSemantics &sem = floatType.getFloatSemantics();
+    switch (kind) {
+    case ReductionKind::mul:
+      return b.getFloatAttr(elem, 1.0);
+    case ReductionKind::max:
+      return b.getFloatAttr(elem,
+                            llvm::APFloat::getInf(sem, /*Negative=*/true));
+    case ReductionKind::min:
+      return b.getFloatAttr(elem, llvm::APFloat::getInf(sem));
+    default:
+      return b.getFloatAttr(elem, 0.0);
+    }
+  }
+  unsigned width = elem.getIntOrFloatBitWidth();
+  switch (kind) {
+  case ReductionKind::mul:
+    return b.getIntegerAttr(elem, 1);
+  case ReductionKind::max:
+    return b.getIntegerAttr(elem, width == 1
+                                      ? llvm::APInt(1, 0)
+                                      : llvm::APInt::getSignedMinValue(width));
+  case ReductionKind::min:
+    return b.getIntegerAttr(elem, width == 1
+                                      ? llvm::APInt(1, 1)
+                                      : llvm::APInt::getSignedMaxValue(width));
+  case ReductionKind::and_:
+    return b.getIntegerAttr(elem, llvm::APInt::getAllOnes(width));
+  default:
+    return b.getIntegerAttr(elem, 0);
+  }
+}
+
+} // namespace xspmd::partition

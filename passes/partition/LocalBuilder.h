@@ -1,0 +1,61 @@
+//===- LocalBuilder.h - helpers that build local-shape IR -------*- C++ -*-===//
+//
+// Small IR builders the partitioner shares: device-dependent offsets from
+// mesh coordinates, masks that neutralize padding, scalar constants.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_PASSES_PARTITION_LOCALBUILDER_H
+#define XSPMD_PASSES_PARTITION_LOCALBUILDER_H
+
+#include "passes/partition/ShardLayout.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace xspmd::partition {
+
+class LocalBuilder {
+public:
+  LocalBuilder(mlir::OpBuilder &builder, const MeshModel &mesh,
+               mlir::FlatSymbolRefAttr meshName)
+      : b(builder), mesh(mesh), meshName(meshName) {}
+
+  /// Scalar i32 tensor holding this device's shard index along `dim` of
+  /// `layout` (0 when the dimension is not split).
+  mlir::Value shardIndex(mlir::Location loc, const ShardLayout &layout,
+                         int64_t dim);
+
+  /// Scalar i32 tensor holding the global index of this device's first
+  /// element along `dim`.
+  mlir::Value blockOffset(mlir::Location loc, const ShardLayout &layout,
+                          int64_t dim);
+
+  /// `local` with every element whose global index along one of `dims` is
+  /// past `globalShape` replaced by `fill` (a scalar of the element type).
+  /// Returns `local` when none of `dims` is padded.
+  mlir::Value maskPadding(mlir::Location loc, mlir::Value local,
+                          const ShardLayout &layout,
+                          llvm::ArrayRef<int64_t> globalShape,
+                          llvm::ArrayRef<int64_t> dims, mlir::TypedAttr fill);
+
+  /// A splat constant of `type` (a tensor type) holding `value`.
+  mlir::Value splat(mlir::Location loc, mlir::RankedTensorType type,
+                    mlir::TypedAttr value);
+  mlir::Value scalarI32(mlir::Location loc, int64_t value);
+
+  mlir::OpBuilder &getBuilder() { return b; }
+
+private:
+  mlir::OpBuilder &b;
+  const MeshModel &mesh;
+  mlir::FlatSymbolRefAttr meshName;
+};
+
+/// The identity of a reduction of `kind` over elements of type `elem`
+/// (0 for sum, 1 for mul, the lowest value for max, ...).
+mlir::TypedAttr reductionIdentity(mlir::Builder &b, xla::ReductionKind kind,
+                                  mlir::Type elem);
+
+} // namespace xspmd::partition
+
+#endif // XSPMD_PASSES_PARTITION_LOCALBUILDER_H

@@ -1,0 +1,46 @@
+//===- Partition.cpp - --xla-partition ------------------------------------===//
+
+#include "passes/Passes.h"
+#include "passes/partition/FunctionPartitioner.h"
+
+namespace xspmd {
+#define GEN_PASS_DEF_XLAPARTITIONPASS
+#include "passes/Passes.h.inc"
+} // namespace xspmd
+
+using namespace mlir;
+using namespace xspmd::partition;
+
+namespace {
+
+struct PartitionPass : xspmd::impl::XlaPartitionPassBase<PartitionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ReshardCostModel costs;
+    costs.iciByteCost = iciByteCost;
+    costs.dcnByteCost = dcnByteCost;
+    // One planner (and plan cache) per mesh.
+    llvm::DenseMap<Operation *, std::unique_ptr<ReshardPlanner>> planners;
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isExternal() || func->hasAttr(xspmd::xla::kPartitionedAttrName))
+        continue;
+      FailureOr<xspmd::xla::MeshOp> mesh = findFunctionMesh(func);
+      if (failed(mesh))
+        return signalPassFailure();
+      if (!*mesh)
+        continue; // nothing is sharded: every device runs the program as is
+      auto &planner = planners[*mesh];
+      if (!planner)
+        planner = std::make_unique<ReshardPlanner>(
+            MeshModel::fromAttr(mesh->getMesh()), costs);
+      PartitionStats stats;
+      if (failed(partitionFunction(func, *mesh, *planner, stats)))
+        return signalPassFailure();
+      numReshards += stats.reshards;
+      numCollectives += stats.collectives;
+    }
+  }
+};
+
+} // namespace
