@@ -1,0 +1,162 @@
+//===- CollectiveKernels.cpp - what each device receives ------------------===//
+
+#include "runtime/collectives/CollectiveKernels.h"
+#include "runtime/kernels/DataMovement.h"
+#include "runtime/kernels/ScalarOps.h"
+
+#include <cstring>
+#include <vector>
+
+namespace xspmd::runtime {
+
+namespace {
+
+template <typename C>
+C combine(ReductionKind kind, C a, C b) {
+  switch (kind) {
+  case ReductionKind::sum:
+    return scalar::add(a, b);
+  case ReductionKind::mul:
+    return scalar::mul(a, b);
+  case ReductionKind::min:
+    return scalar::min(a, b);
+  case ReductionKind::max:
+    return scalar::max(a, b);
+  case ReductionKind::and_:
+    if constexpr (std::is_integral_v<C>)
+      return scalar::bitAnd(a, b);
+    break;
+  case ReductionKind::or_:
+    if constexpr (std::is_integral_v<C>)
+      return scalar::bitOr(a, b);
+    break;
+  }
+  return a;
+}
+
+template <typename T>
+void foldTyped(ReductionKind kind, double scale,
+               llvm::ArrayRef<const void *> buffers, int64_t n, void *out) {
+  using Tr = ElementTraits<T>;
+  using C = ComputeType<T>;
+  std::vector<C> acc(n);
+  const T *first = static_cast<const T *>(buffers[0]);
+  for (int64_t i = 0; i < n; ++i)
+    acc[i] = Tr::load(first[i]);
+  for (const void *buffer : buffers.drop_front()) {
+    const T *x = static_cast<const T *>(buffer);
+    for (int64_t i = 0; i < n; ++i)
+      acc[i] = combine<C>(kind, acc[i], Tr::load(x[i]));
+  }
+  T *o = static_cast<T *>(out);
+  if constexpr (std::is_floating_point_v<C>) {
+    if (scale != 1.0) {
+      C s = static_cast<C>(scale);
+      for (int64_t i = 0; i < n; ++i)
+        o[i] = Tr::store(acc[i] * s);
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i)
+    o[i] = Tr::store(acc[i]);
+}
+
+/// Device `member`'s input viewed as [outer, blocks * blockRows * inner]:
+/// pointer to block `block` of row `o`.
+const uint8_t *blockStart(const Tensor &t, int64_t dim, int64_t blocks,
+                          int64_t block, int64_t o) {
+  llvm::ArrayRef<int64_t> shape = t.getShape();
+  int64_t inner = 1;
+  for (size_t d = dim + 1; d < shape.size(); ++d)
+    inner *= shape[d];
+  int64_t rows = shape[dim], blockRows = rows / blocks;
+  size_t width = byteWidth(t.getElementType());
+  return t.data<uint8_t>() + ((o * rows + block * blockRows) * inner) * width;
+}
+
+int64_t outerOf(llvm::ArrayRef<int64_t> shape, int64_t dim) {
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    outer *= shape[d];
+  return outer;
+}
+
+} // namespace
+
+void foldBuffers(ReductionKind kind, ElementType type, double scale,
+                 llvm::ArrayRef<const void *> buffers, int64_t n, void *out) {
+  dispatchElementType(type, [&](auto tag) {
+    foldTyped<decltype(tag)>(kind, scale, buffers, n, out);
+  });
+}
+
+Tensor computeCollectiveResult(const CollectiveCall &call, int64_t device,
+                               llvm::ArrayRef<const Tensor *> inputs) {
+  auto [groupIndex, position] = call.locate(device);
+  const std::vector<int64_t> &group = call.groups[groupIndex];
+  int64_t size = group.size();
+  Tensor out = Tensor::allocate(call.elementType, call.resultShape);
+  size_t width = byteWidth(call.elementType);
+
+  switch (call.kind) {
+  case CollectiveKind::allReduce: {
+    std::vector<const void *> buffers;
+    for (int64_t member : group)
+      buffers.push_back(inputs[member]->data());
+    foldBuffers(call.reduction, call.elementType, call.scale, buffers,
+                out.getNumElements(), out.data());
+    break;
+  }
+  case CollectiveKind::reduceScatter: {
+    // Row o of the result is the fold of block `position` of row o of every
+    // member's input.
+    int64_t outer = outerOf(call.inputShape, call.dim);
+    int64_t chunk = outer ? out.getNumElements() / outer : 0;
+    std::vector<const void *> buffers(size);
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < size; ++j)
+        buffers[j] = blockStart(*inputs[group[j]], call.dim, size, position, o);
+      foldBuffers(call.reduction, call.elementType, call.scale, buffers, chunk,
+                  out.data<uint8_t>() + o * chunk * width);
+    }
+    break;
+  }
+  case CollectiveKind::allGather: {
+    Shape offsets(out.getRank(), 0);
+    for (int64_t member : group) {
+      insertBlock(*inputs[member], offsets, out);
+      offsets[call.dim] += call.inputShape[call.dim];
+    }
+    break;
+  }
+  case CollectiveKind::allToAll: {
+    // Block `position` (along split_dim) of source j lands at block j along
+    // concat_dim.
+    Shape blockShape(call.inputShape.begin(), call.inputShape.end());
+    blockShape[call.splitDim] /= size;
+    Shape inStrides = stridesOf(call.inputShape);
+    Shape outStrides = stridesOf(call.resultShape);
+    for (int64_t j = 0; j < size; ++j) {
+      const uint8_t *src = inputs[group[j]]->data<uint8_t>() +
+                           position * blockShape[call.splitDim] *
+                               inStrides[call.splitDim] * width;
+      uint8_t *dst = out.data<uint8_t>() + j * blockShape[call.concatDim] *
+                                               outStrides[call.concatDim] *
+                                               width;
+      copyStrided(src, inStrides, dst, outStrides, blockShape, width);
+    }
+    break;
+  }
+  case CollectiveKind::collectivePermute: {
+    std::memset(out.data(), 0, out.getByteSize());
+    for (auto [source, target] : call.pairs)
+      if (target == position)
+        std::memcpy(out.data(), inputs[group[source]]->data(),
+                    out.getByteSize());
+    break;
+  }
+  }
+  return out;
+}
+
+} // namespace xspmd::runtime
