@@ -168,14 +168,16 @@ llvm::Expected<Tensor> parseTensorLiteral(StringRef text) {
   return parseValuesAs(values, *spec);
 }
 
-/// Shortest decimal that converts back to `bits` in a 16-bit format.
+/// The shortest decimal that converts back to `bits` in a 16-bit format,
+/// printed like fmt prints a double (no exponent for moderate magnitudes).
 static std::string shortest16(double value, ElementType type, uint16_t bits) {
   for (int precision = 1; precision < 17; ++precision) {
-    std::string s = fmt::format("{:.{}g}", value, precision);
+    double candidate =
+        std::strtod(fmt::format("{:.{}g}", value, precision).c_str(), nullptr);
     uint16_t back;
-    storeDoubleAs(std::strtod(s.c_str(), nullptr), type, &back);
+    storeDoubleAs(candidate, type, &back);
     if (back == bits)
-      return s;
+      return fmt::format("{}", candidate);
   }
   return fmt::format("{}", value);
 }
