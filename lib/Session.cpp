@@ -45,6 +45,8 @@ Session::loadSource(llvm::StringRef source, llvm::StringRef bufferName,
   session->context =
       std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   session->context->loadAllAvailableDialects();
+  // Diagnostics point at the source line; a dump of the op adds noise.
+  session->context->printOpOnDiagnostic(false);
   session->sourceMgr = std::make_unique<llvm::SourceMgr>();
   session->sourceMgr->AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
@@ -53,7 +55,8 @@ Session::loadSource(llvm::StringRef source, llvm::StringRef bufferName,
   ParserConfig config(session->context.get());
   session->module = parseSourceFile<ModuleOp>(*session->sourceMgr, config);
   if (!session->module)
-    return sessionError("cannot parse '" + bufferName + "'");
+    return sessionError("cannot load '" + bufferName +
+                        "' (see the diagnostics above)");
   if (failed(verify(*session->module)))
     return sessionError("'" + bufferName + "' does not verify");
   return session;

@@ -196,11 +196,13 @@ std::string formatElement(const Tensor &t, int64_t i) {
     return shortest16(v, t.getElementType(), t.data<uint16_t>()[i]);
   }
   case ElementType::i1:
+    return fmt::format("{}", t.data<uint8_t>()[i]);
   case ElementType::i8:
+    return fmt::format("{}", t.data<int8_t>()[i]);
   case ElementType::i32:
+    return fmt::format("{}", t.data<int32_t>()[i]);
   case ElementType::i64:
-    return fmt::format("{}", static_cast<int64_t>(loadAsDouble(
-                                 t.data(), t.getElementType(), i)));
+    return fmt::format("{}", t.data<int64_t>()[i]);
   }
   llvm_unreachable("unknown element type");
 }

@@ -99,7 +99,7 @@ void OutputWriter::print(const Tensor &tensor, size_t index) {
 llvm::Error OutputWriter::add(StringRef spec, const Tensor &tensor,
                               size_t index) {
   spec = spec.trim();
-  if (spec.empty())
+  if (spec.empty() || spec == "(ignored)")
     return llvm::Error::success();
   if (spec == "-") {
     print(tensor, index);

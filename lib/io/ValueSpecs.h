@@ -7,8 +7,8 @@
 //
 // Outputs: `-` prints `result[i]: 2x3xf32=[...]`, `@y.npy` writes a file,
 // `+y.npy` appends to the arrays written to that file by earlier outputs,
-// an empty spec skips the result. Files are written when the run is done,
-// each atomically.
+// an empty spec or `(ignored)` skips the result. Files are written when the run
+// is done, each atomically.
 //
 //===----------------------------------------------------------------------===//
 
