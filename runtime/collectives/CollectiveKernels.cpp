@@ -5,6 +5,7 @@
 #include "runtime/kernels/ScalarOps.h"
 
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace xspmd::runtime {
@@ -39,7 +40,15 @@ void foldTyped(ReductionKind kind, double scale,
                llvm::ArrayRef<const void *> buffers, int64_t n, void *out) {
   using Tr = ElementTraits<T>;
   using C = ComputeType<T>;
-  std::vector<C> acc(n);
+  // Accumulate in the output when it holds the compute type; bf16/f16
+  // accumulate in an f32 scratch buffer and round once.
+  constexpr bool inPlace = std::is_same_v<T, C>;
+  Tensor scratch;
+  C *acc = static_cast<C *>(out);
+  if constexpr (!inPlace) {
+    scratch = Tensor::allocate(ElementType::f32, {n});
+    acc = scratch.data<C>();
+  }
   const T *first = static_cast<const T *>(buffers[0]);
   for (int64_t i = 0; i < n; ++i)
     acc[i] = Tr::load(first[i]);
@@ -48,17 +57,15 @@ void foldTyped(ReductionKind kind, double scale,
     for (int64_t i = 0; i < n; ++i)
       acc[i] = combine<C>(kind, acc[i], Tr::load(x[i]));
   }
-  T *o = static_cast<T *>(out);
-  if constexpr (std::is_floating_point_v<C>) {
-    if (scale != 1.0) {
-      C s = static_cast<C>(scale);
+  if constexpr (std::is_floating_point_v<C>)
+    if (scale != 1.0)
       for (int64_t i = 0; i < n; ++i)
-        o[i] = Tr::store(acc[i] * s);
-      return;
-    }
+        acc[i] *= static_cast<C>(scale);
+  if constexpr (!inPlace) {
+    T *o = static_cast<T *>(out);
+    for (int64_t i = 0; i < n; ++i)
+      o[i] = Tr::store(acc[i]);
   }
-  for (int64_t i = 0; i < n; ++i)
-    o[i] = Tr::store(acc[i]);
 }
 
 /// Device `member`'s input viewed as [outer, blocks * blockRows * inner]:

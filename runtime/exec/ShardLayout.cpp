@@ -130,22 +130,43 @@ static int64_t linearOffset(llvm::ArrayRef<int64_t> offsets,
   return offset;
 }
 
+/// Whether the block at `offsets` of extent `extent` is one contiguous run
+/// of a row-major `global` buffer: whole in every dim after the first one
+/// that is cut.
+static bool isContiguousBlock(llvm::ArrayRef<int64_t> extent,
+                              llvm::ArrayRef<int64_t> global) {
+  size_t d = 0;
+  while (d < global.size() && extent[d] == 1)
+    ++d;
+  for (++d; d < global.size(); ++d)
+    if (extent[d] != global[d])
+      return false;
+  return true;
+}
+
 Tensor extractBlock(const Tensor &global, const ShardLayout &layout,
                     const MeshLayout &mesh, int64_t device) {
   Shape local = layout.localShape(mesh, global.getShape());
-  Tensor block = Tensor::zeros(global.getElementType(), local);
   bool idempotent = layout.partialKind != ReductionKind::sum &&
                     layout.partialKind != ReductionKind::mul;
   if (!idempotent &&
       indexOver(layout.partialAxes, mesh, mesh.coordinatesOf(device)) != 0) {
+    Tensor block = Tensor::allocate(global.getElementType(), local);
     fillWith(block, layout.partialKind == ReductionKind::mul ? 1.0 : 0.0);
     return block;
   }
   Shape offsets = layout.blockOffsets(mesh, global.getShape(), device);
   Shape extent = validExtent(offsets, local, global.getShape());
   size_t width = byteWidth(global.getElementType());
-  copyStrided(global.data<uint8_t>() +
-                  linearOffset(offsets, global.getShape()) * width,
+  int64_t start = linearOffset(offsets, global.getShape());
+  bool padded = !llvm::equal(extent, local);
+  // Unpadded contiguous blocks (replicated values, row blocks) are views of
+  // the global tensor: tensors are immutable, so no copy is needed.
+  if (!padded && isContiguousBlock(extent, global.getShape()))
+    return global.view(start, local);
+  Tensor block = padded ? Tensor::zeros(global.getElementType(), local)
+                        : Tensor::allocate(global.getElementType(), local);
+  copyStrided(global.data<uint8_t>() + start * width,
               stridesOf(global.getShape()), block.data(), stridesOf(local),
               extent, width);
   return block;

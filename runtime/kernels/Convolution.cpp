@@ -5,7 +5,6 @@
 #include "runtime/kernels/Gemm.h"
 
 #include <cstring>
-#include <vector>
 
 namespace xspmd::runtime {
 
@@ -36,12 +35,13 @@ void convolution(const Tensor &input, const Tensor &kernel,
     return;
   Shape inStrides = stridesOf(input.getShape());
   Shape outIndex(spatial), kernelIndex(spatial);
-  std::vector<uint8_t> patches(rows * cols * width);
+  Tensor patchMatrix = Tensor::allocate(input.getElementType(), {rows, cols});
+  uint8_t *patches = patchMatrix.data<uint8_t>();
   const uint8_t *in = input.data<uint8_t>();
 
   for (int64_t g = 0; g < groups; ++g) {
     // Unroll the patches of group g: row (n, s'), column (k, c).
-    uint8_t *row = patches.data();
+    uint8_t *row = patches;
     for (int64_t r = 0; r < rows; ++r, row += cols * width) {
       int64_t nIndex = r / outPositions, rest = r % outPositions;
       for (int64_t s = spatial - 1; s >= 0; --s) {
@@ -74,7 +74,7 @@ void convolution(const Tensor &input, const Tensor &kernel,
     }
     // [rows, cols] x kernel[cols, O] restricted to the group's columns.
     gemm(input.getElementType(), rows, groupFeatures, cols,
-         GemmOperand{patches.data(), cols, false},
+         GemmOperand{patches, cols, false},
          GemmOperand{kernel.data<uint8_t>() + g * groupFeatures * width,
                      outFeatures, false},
          out.data<uint8_t>() + g * groupFeatures * width, outFeatures);

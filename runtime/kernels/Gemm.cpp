@@ -1,6 +1,7 @@
 //===- Gemm.cpp - matrix multiplication for every element type ------------===//
 
 #include "runtime/kernels/Gemm.h"
+#include "runtime/kernels/Tensor.h"
 #include "runtime/kernels/TypeDispatch.h"
 
 #include <cblas.h>
@@ -35,16 +36,21 @@ void gemmHalf(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b,
               void *c, int64_t ldc) {
   int64_t aRows = a.trans ? k : m, aCols = a.trans ? m : k;
   int64_t bRows = b.trans ? n : k, bCols = b.trans ? k : n;
-  std::vector<float> wa(aRows * aCols), wb(bRows * bCols), wc(m * n);
-  widenMatrix(static_cast<const T *>(a.data), aRows, aCols, a.ld, wa.data());
-  widenMatrix(static_cast<const T *>(b.data), bRows, bCols, b.ld, wb.data());
+  Tensor wa = Tensor::allocate(ElementType::f32, {aRows, aCols});
+  Tensor wb = Tensor::allocate(ElementType::f32, {bRows, bCols});
+  Tensor wc = Tensor::allocate(ElementType::f32, {m, n});
+  widenMatrix(static_cast<const T *>(a.data), aRows, aCols, a.ld,
+              wa.data<float>());
+  widenMatrix(static_cast<const T *>(b.data), bRows, bCols, b.ld,
+              wb.data<float>());
   cblas_sgemm(CblasRowMajor, blasTrans(a.trans), blasTrans(b.trans), m, n, k,
-              1.0f, wa.data(), validLd(aCols), wb.data(), validLd(bCols), 0.0f,
-              wc.data(), validLd(n));
+              1.0f, wa.data<float>(), validLd(aCols), wb.data<float>(),
+              validLd(bCols), 0.0f, wc.data<float>(), validLd(n));
   T *out = static_cast<T *>(c);
+  const float *wide = wc.data<float>();
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j)
-      out[i * ldc + j] = ElementTraits<T>::store(wc[i * n + j]);
+      out[i * ldc + j] = ElementTraits<T>::store(wide[i * n + j]);
 }
 
 /// Integers: accumulate in the unsigned type of the same width (wraparound

@@ -123,12 +123,15 @@ C sigmoid(C a) {
   return C{1} / (C{1} + std::exp(-a));
 }
 
-/// torch.nn.functional.gelu(approximate='tanh').
+/// torch.nn.functional.gelu(approximate='tanh'):
+/// 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), computed as the
+/// equal x / (1 + exp(-2u)): one exp instead of a tanh, and no cancellation
+/// for large negative u.
 template <typename C>
 C gelu(C a) {
-  const C k = static_cast<C>(0.7978845608028654); // sqrt(2 / pi)
-  return static_cast<C>(0.5) * a *
-         (C{1} + std::tanh(k * (a + static_cast<C>(0.044715) * a * a * a)));
+  const C k = static_cast<C>(2 * 0.7978845608028654); // 2 sqrt(2 / pi)
+  C twoU = k * (a + static_cast<C>(0.044715) * a * a * a);
+  return a / (C{1} + std::exp(-twoU));
 }
 
 template <typename C>

@@ -1,19 +1,14 @@
 //===- Tensor.cpp - dense tensors of the simulator ------------------------===//
 
 #include "runtime/kernels/Tensor.h"
+#include "runtime/kernels/BufferPool.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/Twine.h"
-#include "llvm/Support/ErrorHandling.h"
 
 #include <cassert>
-#include <cstdlib>
 #include <cstring>
 
 namespace xspmd::runtime {
-
-// Cache-line alignment keeps BLAS and vector loops on their fast paths.
-static constexpr size_t kAlignment = 64;
 
 int64_t numElementsOf(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
@@ -35,13 +30,11 @@ Tensor Tensor::allocate(ElementType type, llvm::ArrayRef<int64_t> shape) {
   t.shape.assign(shape.begin(), shape.end());
   t.numElements = numElementsOf(shape);
   size_t bytes = t.getByteSize();
-  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void *raw = std::aligned_alloc(kAlignment, rounded ? rounded : kAlignment);
-  if (!raw)
-    llvm::report_fatal_error("xspmd: out of memory allocating a tensor of " +
-                             llvm::Twine(bytes) + " bytes");
-  t.storage = std::shared_ptr<uint8_t>(static_cast<uint8_t *>(raw),
-                                       [](uint8_t *p) { std::free(p); });
+  // 64-byte aligned (BLAS and vector loops stay on their fast paths), and
+  // recycled by size.
+  t.storage = std::shared_ptr<uint8_t>(
+      static_cast<uint8_t *>(acquireBuffer(bytes)),
+      [bytes](uint8_t *p) { releaseBuffer(p, bytes); });
   return t;
 }
 
@@ -55,6 +48,17 @@ Tensor Tensor::reshaped(llvm::ArrayRef<int64_t> newShape) const {
   assert(numElementsOf(newShape) == numElements && "reshape changes size");
   Tensor t = *this;
   t.shape.assign(newShape.begin(), newShape.end());
+  return t;
+}
+
+Tensor Tensor::view(int64_t offset, llvm::ArrayRef<int64_t> newShape) const {
+  assert(offset + numElementsOf(newShape) <= numElements && "view too large");
+  Tensor t = *this;
+  t.shape.assign(newShape.begin(), newShape.end());
+  t.numElements = numElementsOf(newShape);
+  // Aliasing constructor: shares ownership, points into the middle.
+  t.storage = std::shared_ptr<uint8_t>(storage, storage.get() +
+                                                    offset * byteWidth(type));
   return t;
 }
 

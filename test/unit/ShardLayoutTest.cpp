@@ -41,6 +41,25 @@ TEST(ShardLayout, TupleOfAxesIsMajorToMinor) {
             (std::vector<int32_t>{2}));
 }
 
+TEST(ShardLayout, ContiguousBlocksAreViewsOthersCopies) {
+  MeshLayout mesh = mesh2x3();
+  Tensor global = iotaTensor({6, 4});
+  const int32_t *base = global.data<int32_t>();
+  ShardLayout rows;
+  rows.dimAxes = {{1}, {}}; // rows over b: contiguous
+  Tensor r = extractBlock(global, rows, mesh, 2);
+  EXPECT_EQ(r.data<int32_t>(), base + 2 * 2 * 4);
+  EXPECT_EQ(values(r), (std::vector<int32_t>{17, 18, 19, 20, 21, 22, 23, 24}));
+  ShardLayout cols;
+  cols.dimAxes = {{}, {0}}; // columns over a: strided, copied
+  Tensor c = extractBlock(global, cols, mesh, 3);
+  EXPECT_NE(c.data<int32_t>(), base + 2);
+  EXPECT_EQ(values(c),
+            (std::vector<int32_t>{3, 4, 7, 8, 11, 12, 15, 16, 19, 20, 23, 24}));
+  ShardLayout whole = ShardLayout::replicated(2);
+  EXPECT_EQ(extractBlock(global, whole, mesh, 5).data<int32_t>(), base);
+}
+
 TEST(ShardLayout, NonDivisibleDimsArePaddedAtTheEnd) {
   MeshLayout mesh = mesh2x3();
   ShardLayout layout;
