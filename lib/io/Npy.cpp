@@ -166,13 +166,18 @@ llvm::Expected<std::vector<Tensor>> parseNpyArrays(StringRef contents,
         parseHeader(rest.substr(prefix, headerLen), name);
     if (!header)
       return header.takeError();
-    Tensor t = Tensor::allocate(header->type, header->shape);
     size_t dataStart = prefix + headerLen;
-    if (rest.size() - dataStart < t.getByteSize())
-      return npyError(
-          name, which + ": holds " + llvm::Twine(rest.size() - dataStart) +
-                    " bytes of data but its header says " + t.getTypeString() +
-                    " (" + llvm::Twine(t.getByteSize()) + " bytes)");
+    std::optional<int64_t> bytes = checkedByteSize(header->shape, header->type);
+    std::string type = formatTensorType(header->shape, header->type);
+    if (!bytes)
+      return npyError(name, which + ": " + type +
+                                " is larger than this host's memory");
+    if (rest.size() - dataStart < static_cast<size_t>(*bytes))
+      return npyError(name, which + ": holds " +
+                                llvm::Twine(rest.size() - dataStart) +
+                                " bytes of data but its header says " + type +
+                                " (" + llvm::Twine(*bytes) + " bytes)");
+    Tensor t = Tensor::allocate(header->type, header->shape);
     std::memcpy(t.data(), rest.data() + dataStart, t.getByteSize());
     if (header->type == ElementType::i1)
       for (int64_t i = 0; i < t.getNumElements(); ++i)

@@ -40,6 +40,8 @@ llvm::Expected<TensorSpec> parseTensorType(StringRef text) {
       return textError("'" + text + "': malformed dimension '" + dim + "'");
     spec.shape.push_back(d);
   }
+  if (!checkedByteSize(spec.shape, spec.type))
+    return textError("'" + text + "' is larger than this host's memory");
   return spec;
 }
 

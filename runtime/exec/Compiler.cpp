@@ -46,8 +46,12 @@ private:
 
 LogicalResult FunctionCompiler::checkType(Operation *anchor, Type type,
                                           const Twine &what) {
-  if (toTensorSpec(type))
-    return success();
+  if (std::optional<TensorSpec> spec = toTensorSpec(type)) {
+    if (checkedByteSize(spec->shape, spec->type))
+      return success();
+    return anchor->emitOpError() << what << " of type " << type
+                                 << " is larger than this host's memory";
+  }
   return anchor->emitOpError()
          << what << " has type " << type
          << "; the simulator runs statically shaped tensors of f32, f64, bf16, "

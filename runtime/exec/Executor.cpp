@@ -79,7 +79,8 @@ runOnDevices(llvm::ArrayRef<const Program *> programs,
           fmt::format("device {}: {}", d, llvm::toString(std::move(err))));
 
   // Device threads already occupy the cores; BLAS threads inside them would
-  // oversubscribe (docs/runtime.md).
+  // oversubscribe (docs/runtime.md). A one-device run keeps BLAS's own.
+  int blasThreads = getBlasThreads();
   setBlasThreads(1);
   Communicator communicator(numDevices);
   std::vector<TensorList> results(numDevices);
@@ -102,6 +103,7 @@ runOnDevices(llvm::ArrayRef<const Program *> programs,
   }
   for (std::thread &t : threads)
     t.join();
+  setBlasThreads(blasThreads);
   // A collective problem is reported once, as the communicator saw it.
   if (std::optional<std::string> abort = communicator.getAbortMessage())
     return makeError(*abort);

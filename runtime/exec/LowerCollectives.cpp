@@ -77,6 +77,50 @@ static FailureOr<DeviceGroupList> resolveGroups(CollectiveOpInterface op,
   return list;
 }
 
+/// The result shape `op` must have with groups of `g` devices, or an error:
+/// the verifier cannot check this when the op names no mesh (the group
+/// size then depends on the device count of the run).
+static LogicalResult checkShapes(Operation *op, int64_t g) {
+  TensorSpec in = specOf(op->getOperand(0)), out = specOf(op->getResult(0));
+  Shape expected = in.shape;
+  auto split = [&](int64_t dim, StringRef what) -> LogicalResult {
+    if (expected[dim] % g != 0)
+      return op->emitOpError()
+             << what << " " << dim << " of size " << expected[dim]
+             << " does not split into " << g << " blocks (the group size of "
+             << "this run)";
+    expected[dim] /= g;
+    return success();
+  };
+  LogicalResult ok =
+      llvm::TypeSwitch<Operation *, LogicalResult>(op)
+          .Case([&](AllGatherOp ag) {
+            expected[ag.getDim()] *= g;
+            return success();
+          })
+          .Case([&](ReduceScatterOp rs) { return split(rs.getDim(), "dim"); })
+          .Case([&](AllSliceOp as) { return split(as.getDim(), "dim"); })
+          .Case([&](AllToAllOp a2a) -> LogicalResult {
+            if (a2a.getSplitCount() != g)
+              return op->emitOpError()
+                     << "split_count " << a2a.getSplitCount()
+                     << " must equal the group size of this run (" << g << ")";
+            if (failed(split(a2a.getSplitDim(), "split dim")))
+              return failure();
+            expected[a2a.getConcatDim()] *= g;
+            return success();
+          })
+          .Default([](Operation *) { return success(); });
+  if (failed(ok))
+    return failure();
+  if (!llvm::equal(expected, out.shape))
+    return op->emitOpError()
+           << "with groups of " << g << " devices its result must be "
+           << formatTensorType(expected, out.type) << ", not "
+           << out.toString();
+  return success();
+}
+
 static FailureOr<std::shared_ptr<CollectiveCall>>
 describeCollective(Operation *op, LoweringContext &ctx) {
   auto iface = cast<CollectiveOpInterface>(op);
@@ -121,6 +165,8 @@ describeCollective(Operation *op, LoweringContext &ctx) {
           call->pairs.push_back({flat[i], flat[i + 1]});
       });
   int64_t groupSize = call->groups.front().size();
+  if (failed(checkShapes(op, groupSize)))
+    return failure();
   if (call->kind == CollectiveKind::collectivePermute)
     for (auto [s, t] : call->pairs)
       if (s >= groupSize || t >= groupSize)
@@ -133,7 +179,7 @@ describeCollective(Operation *op, LoweringContext &ctx) {
 /// all_slice moves nothing: each device keeps its block.
 static FailureOr<OpKernel> lowerAllSlice(AllSliceOp op, LoweringContext &ctx) {
   FailureOr<DeviceGroupList> groups = resolveGroups(op, ctx);
-  if (failed(groups))
+  if (failed(groups) || failed(checkShapes(op, groups->front().size())))
     return failure();
   std::vector<int64_t> position(ctx.numDevices, 0);
   for (const auto &group : *groups)

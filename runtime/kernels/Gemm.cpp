@@ -133,5 +133,6 @@ void batchedGemm(ElementType type, int64_t batch, int64_t m, int64_t n,
 }
 
 void setBlasThreads(int threads) { openblas_set_num_threads(threads); }
+int getBlasThreads() { return openblas_get_num_threads(); }
 
 } // namespace xspmd::runtime

@@ -37,6 +37,7 @@ void batchedGemm(ElementType type, int64_t batch, int64_t m, int64_t n,
 /// Caps OpenBLAS's own threads (see docs/runtime.md: device threads already
 /// fill the cores).
 void setBlasThreads(int threads);
+int getBlasThreads();
 
 } // namespace xspmd::runtime
 

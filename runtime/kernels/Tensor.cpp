@@ -7,6 +7,8 @@
 
 #include <cassert>
 #include <cstring>
+#include <limits>
+#include <unistd.h>
 
 namespace xspmd::runtime {
 
@@ -22,6 +24,26 @@ std::string formatTensorType(llvm::ArrayRef<int64_t> shape, ElementType type) {
   for (int64_t d : shape)
     s += std::to_string(d) + "x";
   return s + toString(type).str();
+}
+
+std::optional<int64_t> checkedByteSize(llvm::ArrayRef<int64_t> shape,
+                                       ElementType type) {
+  static const int64_t hostBytes = [] {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<int64_t>(pages) * page
+                                 : std::numeric_limits<int64_t>::max();
+  }();
+  int64_t bytes = static_cast<int64_t>(byteWidth(type));
+  for (int64_t d : shape) {
+    if (d < 0)
+      return std::nullopt;
+    if (d != 0 && bytes > hostBytes / d)
+      return std::nullopt;
+    bytes *= d;
+  }
+  if (bytes > hostBytes)
+    return std::nullopt;
+  return bytes;
 }
 
 Tensor Tensor::allocate(ElementType type, llvm::ArrayRef<int64_t> shape) {

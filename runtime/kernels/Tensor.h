@@ -16,6 +16,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace xspmd::runtime {
@@ -26,6 +27,12 @@ int64_t numElementsOf(llvm::ArrayRef<int64_t> shape);
 
 /// "2x3xf32" (iree-run-module's spelling; a scalar is "f32").
 std::string formatTensorType(llvm::ArrayRef<int64_t> shape, ElementType type);
+
+/// Bytes a tensor of `shape` and `type` needs, or nullopt when that does
+/// not fit the host: a negative dim, an overflow, or more than the host's
+/// physical memory. Check before allocating sizes that come from input.
+std::optional<int64_t> checkedByteSize(llvm::ArrayRef<int64_t> shape,
+                                       ElementType type);
 
 class Tensor {
 public:

@@ -17,11 +17,20 @@
 // RUN: echo 'func.func @f(%%a: tensor<2xf32>) -> tensor<2xf32> { %%0 = xla.add %%a, : tensor<2xf32> }' | not xla-run - 2>&1 | FileCheck %s --check-prefix=PARSE
 // RUN: echo 'xla.mesh @m = <["x"=2]> func.func @f(%%a: tensor<2xf32>) -> tensor<2xf32> { %%0 = xla.all_reduce sum %%a mesh_axes = @m["z"] : tensor<2xf32> return %%0 : tensor<2xf32> }' | not xla-run - 2>&1 | FileCheck %s --check-prefix=VERIFY
 // RUN: not xla-run %t.does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: not xla-run %s --function=add --input=1000000000x1000000000xf32=1 2>&1 | FileCheck %s --check-prefix=HUGEINPUT
+// RUN: not xla-run %s --function=huge 2>&1 | FileCheck %s --check-prefix=HUGETYPE
+
 
 xla.mesh @mesh = <["x"=2, "y"=2]>
 
-// UNKNOWN: xla-run: error: no function @nope in the module (functions: @add, @small, @sum_all, @calls, @dynamic)
-// AMBIGUOUS: xla-run: error: cannot pick a function: the module has 5 public functions and no @main (functions: @add, {{.*}}); pass --function=NAME
+// HUGEINPUT: xla-run: error: input 0: '1000000000x1000000000xf32' is larger than this host's memory
+// HUGETYPE: errors.mlir:[[@LINE+1]]:1: error: 'func.func' op argument 0 of type 'tensor<100000x100000x100000xf32>' is larger than this host's memory
+func.func @huge(%a: tensor<100000x100000x100000xf32>) -> tensor<100000x100000x100000xf32> {
+  return %a : tensor<100000x100000x100000xf32>
+}
+
+// UNKNOWN: xla-run: error: no function @nope in the module (functions: @huge, @add, @small, @sum_all, @calls, @dynamic)
+// AMBIGUOUS: xla-run: error: cannot pick a function: the module has 6 public functions and no @main (functions: @huge, {{.*}}); pass --function=NAME
 // TOOMANY: xla-run: error: input 2 ('2xf32=3,4') is one more than the function's arguments
 // SHAPE: xla-run: error: input 0 must be 2xf32, got 3xf32 ('3xf32=1,2,3')
 // DTYPE: xla-run: error: input 0 must be 2xf32, got 2xf64 ('2xf64=1,2')

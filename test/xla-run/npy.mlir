@@ -28,6 +28,8 @@
 // RUN: %python %S/Inputs/npy_tool.py write %t.fortran.npy '<f4:2,3:1,2,3,4,5,6:fortran'
 // RUN: not xla-run %s --function=take --input=@%t.fortran.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
 // RUN: not xla-run %s --function=scalar --input=@%t.missing.npy 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: %python %S/Inputs/npy_tool.py write %t.huge.npy '<f4:1000000000000:1'
+// RUN: not xla-run %s --function=scalar --input=@%t.huge.npy 2>&1 | FileCheck %s --check-prefix=HUGE
 //
 // A failed run writes nothing; an unwritable path is an error.
 // RUN: rm -f %t.none.npy
@@ -72,4 +74,5 @@ func.func @scalar(%a: tensor<f64>) -> tensor<f64> {
 // DTYPE: xla-run: error: {{.*}}.complex.npy: unsupported dtype '<c8'
 // FORTRAN: xla-run: error: {{.*}}.fortran.npy: Fortran-order arrays are not supported
 // MISSING: xla-run: error: {{.*}}.missing.npy: cannot read: No such file or directory
+// HUGE: xla-run: error: {{.*}}.huge.npy: array 0: 1000000000000xf32 is larger than this host's memory
 // NODIR: xla-run: error: {{.*}}.nodir/x.npy: cannot create a temporary file
