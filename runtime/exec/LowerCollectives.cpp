@@ -101,7 +101,7 @@ static LogicalResult checkShapes(Operation *op, int64_t g) {
           .Case([&](ReduceScatterOp rs) { return split(rs.getDim(), "dim"); })
           .Case([&](AllSliceOp as) { return split(as.getDim(), "dim"); })
           .Case([&](AllToAllOp a2a) -> LogicalResult {
-            if (a2a.getSplitCount() != g)
+            if (static_cast<int64_t>(a2a.getSplitCount()) != g)
               return op->emitOpError()
                      << "split_count " << a2a.getSplitCount()
                      << " must equal the group size of this run (" << g << ")";
