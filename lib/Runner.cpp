@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 using namespace mlir;
 using namespace xspmd::runtime;
 
@@ -169,12 +171,24 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs) const {
   if (llvm::Error err = checkInputs(functionName, args, inputs))
     return std::move(err);
   std::vector<TensorList> perDevice(numDevices);
-  for (int64_t d = 0; d < numDevices; ++d)
-    for (size_t i = 0; i < inputs.size(); ++i)
-      perDevice[d].push_back(
-          numDevices == 1
-              ? inputs[i]
-              : extractBlock(inputs[i], args[i].shards, args[i].mesh, d));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (numDevices == 1) {
+      perDevice[0].push_back(inputs[i]);
+      continue;
+    }
+    // Replicas of a block share one copy (tensors are immutable).
+    std::map<std::vector<int64_t>, Tensor> blocks;
+    for (int64_t d = 0; d < numDevices; ++d) {
+      Shape offsets =
+          args[i].shards.blockOffsets(args[i].mesh, inputs[i].getShape(), d);
+      std::vector<int64_t> key(offsets.begin(), offsets.end());
+      key.push_back(args[i].shards.partialPosition(args[i].mesh, d));
+      auto [it, inserted] = blocks.try_emplace(key);
+      if (inserted)
+        it->second = extractBlock(inputs[i], args[i].shards, args[i].mesh, d);
+      perDevice[d].push_back(it->second);
+    }
+  }
   llvm::Expected<std::vector<TensorList>> outputs =
       runOnDevices(devicePrograms, perDevice);
   if (!outputs)

@@ -2,12 +2,12 @@
 
 #include "runtime/exec/Executor.h"
 #include "runtime/collectives/Communicator.h"
+#include "runtime/exec/DeviceThreads.h"
 #include "runtime/kernels/Gemm.h"
 
 #include <fmt/format.h>
 
 #include <cassert>
-#include <thread>
 
 namespace xspmd::runtime {
 
@@ -85,24 +85,17 @@ runOnDevices(llvm::ArrayRef<const Program *> programs,
   Communicator communicator(numDevices);
   std::vector<TensorList> results(numDevices);
   std::vector<std::string> failures(numDevices);
-  std::vector<std::thread> threads;
-  threads.reserve(numDevices);
-  for (int64_t d = 0; d < numDevices; ++d) {
-    threads.emplace_back([&, d] {
-      DeviceContext device{d, numDevices, &communicator};
-      llvm::Expected<TensorList> out =
-          runOnDevice(*programs[d], args[d], device);
-      if (out) {
-        results[d] = std::move(*out);
-        communicator.deviceExited(d, std::nullopt);
-        return;
-      }
-      failures[d] = llvm::toString(out.takeError());
-      communicator.deviceExited(d, failures[d]);
-    });
-  }
-  for (std::thread &t : threads)
-    t.join();
+  runConcurrently(numDevices, [&](int64_t d) {
+    DeviceContext device{d, numDevices, &communicator};
+    llvm::Expected<TensorList> out = runOnDevice(*programs[d], args[d], device);
+    if (out) {
+      results[d] = std::move(*out);
+      communicator.deviceExited(d, std::nullopt);
+      return;
+    }
+    failures[d] = llvm::toString(out.takeError());
+    communicator.deviceExited(d, failures[d]);
+  });
   setBlasThreads(blasThreads);
   // A collective problem is reported once, as the communicator saw it.
   if (std::optional<std::string> abort = communicator.getAbortMessage())

@@ -100,6 +100,11 @@ static int64_t indexOver(llvm::ArrayRef<int64_t> axes, const MeshLayout &mesh,
   return index;
 }
 
+int64_t ShardLayout::partialPosition(const MeshLayout &mesh,
+                                     int64_t device) const {
+  return indexOver(partialAxes, mesh, mesh.coordinatesOf(device));
+}
+
 Shape ShardLayout::blockOffsets(const MeshLayout &mesh,
                                 llvm::ArrayRef<int64_t> global,
                                 int64_t device) const {

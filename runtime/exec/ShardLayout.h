@@ -54,6 +54,8 @@ struct ShardLayout {
   /// The per-device (padded) shape of a `global` tensor.
   Shape localShape(const MeshLayout &mesh,
                    llvm::ArrayRef<int64_t> global) const;
+  /// `device`'s position in its partial group (0 without partial axes).
+  int64_t partialPosition(const MeshLayout &mesh, int64_t device) const;
   /// Offsets of `device`'s block in the global tensor.
   Shape blockOffsets(const MeshLayout &mesh, llvm::ArrayRef<int64_t> global,
                      int64_t device) const;

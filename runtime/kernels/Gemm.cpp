@@ -132,7 +132,12 @@ void batchedGemm(ElementType type, int64_t batch, int64_t m, int64_t n,
          pc + i * m * n * width, n);
 }
 
-void setBlasThreads(int threads) { openblas_set_num_threads(threads); }
+void setBlasThreads(int threads) {
+  // Setting the count wakes OpenBLAS's idle pool threads, which then spin
+  // (sched_yield) for a while: only call it when the count changes.
+  if (openblas_get_num_threads() != threads)
+    openblas_set_num_threads(threads);
+}
 int getBlasThreads() { return openblas_get_num_threads(); }
 
 } // namespace xspmd::runtime
