@@ -276,8 +276,12 @@ int main(int argc, char **argv) {
   // One BLAS thread everywhere: the kernel, raw sgemm and each simulated
   // device compute with the same single-threaded BLAS.
   setBlasThreads(1);
-  std::string host = fmt::format("{}, {} hardware threads", cpuModel(),
-                                 std::thread::hardware_concurrency());
+  std::string load;
+  std::getline(std::ifstream("/proc/loadavg"), load);
+  std::string host =
+      fmt::format("{}, {} hardware threads, load average {}", cpuModel(),
+                  std::thread::hardware_concurrency(),
+                  load.substr(0, load.find(' ')));
   llvm::outs() << "host: " << host << ", " << reps << " reps, medians\n";
   std::ofstream dot(outDir + "/dot.csv"), mlp(outDir + "/mlp.csv");
   if (!dot || !mlp) {

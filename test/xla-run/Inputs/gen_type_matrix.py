@@ -373,6 +373,156 @@ def exact_int_round(dst, x):
     return round_to(dst, sign * float(q << shift))
 
 
+# --- structural and numeric ops on every type ------------------------------
+
+def generic_fn(name, args, results, body):
+    sig = ", ".join("%%%s: %s" % (n, t) for n, t in args)
+    return "\n".join(["func.func @%s(%s) -> (%s) {" % (name, sig, ", ".join(results))] +
+                      ["  " + line for line in body] + ["}"])
+
+
+def ttype(shape, t):
+    return "tensor<%s>" % "x".join([str(d) for d in shape] + [t])
+
+
+def structural(t):
+    """Data movement on every type: values 1..6 as a 2x3 tensor."""
+    a = [[1, 2, 3], [4, 5, 6]]
+    if t == "i1":
+        a = [[1, 0, 1], [0, 0, 1]]
+    flat = [x for row in a for x in row]
+    T23, T32, T6 = ttype([2, 3], t), ttype([3, 2], t), ttype([6], t)
+    one = "true" if t == "i1" else ("1.0" if t in FLOATS else "1")
+    body = [
+        "%r0 = xla.transpose %a, permutation = [1, 0] : (" + T23 + ") -> " + T32,
+        "%r1 = xla.reshape %a : (" + T23 + ") -> " + T6,
+        "%r2 = xla.broadcast_in_dim %a, dims = [1, 2] : (" + T23 + ") -> " + ttype([2, 2, 3], t),
+        "%r3 = xla.slice %a, start = [0, 1], limit = [2, 3], strides = [1, 2] : (" + T23 + ") -> " + ttype([2, 1], t),
+        '%r4 = "xla.concatenate"(%a, %a) <{dim = 1 : i64}> : (' + T23 + ", " + T23 + ") -> " + ttype([2, 6], t),
+        "%r5 = xla.pad %a, low = [0, 1], high = [1, 0], interior = [0, 1], value = 1.000000e+00 : (" + T23 + ") -> " + ttype([3, 6], t),
+        "%idx = xla.constant dense<[1, 7, -2]> : tensor<3xi32>",
+        "%r6 = xla.gather %a, %idx : (" + T23 + ", tensor<3xi32>) -> " + ttype([3, 3], t),
+        "%off = xla.constant dense<5> : tensor<i64>",
+        "%zero = xla.constant dense<0> : tensor<i64>",
+        "%r7 = xla.dynamic_slice %a[%zero, %off], sizes = [2, 2] : (" + T23 + ", tensor<i64>, tensor<i64>) -> " + ttype([2, 2], t),
+        "%u = xla.constant dense<" + one + "> : " + ttype([1, 2], t),
+        "%r8 = xla.dynamic_update_slice %a, %u[%off, %zero] : (" + T23 + ", " + ttype([1, 2], t) + ", tensor<i64>, tensor<i64>) -> " + T23,
+        "%r9 = xla.mark_sharding %a <@mesh, [{\"x\"}, {}]> : " + T23,
+    ]
+    expected = []
+    expected.append(([3, 2], [a[i][j] for j in range(3) for i in range(2)]))
+    expected.append(([6], flat))
+    expected.append(([2, 2, 3], flat + flat))
+    expected.append(([2, 1], [a[0][1], a[1][1]]))
+    expected.append(([2, 6], a[0] + a[0] + a[1] + a[1]))
+    pv = 1
+    pad = []
+    for row in a + [None]:
+        if row is None:
+            pad += [pv] * 6
+        else:
+            pad += [pv, row[0], pv, row[1], pv, row[2]]
+    expected.append(([3, 6], pad))
+    rows = [a[1], a[1], a[0]]  # 7 -> 1, -2 -> 0
+    expected.append(([3, 3], [x for r in rows for x in r]))
+    expected.append(([2, 2], [a[0][1], a[0][2], a[1][1], a[1][2]]))  # 5 -> 1
+    dus = [row[:] for row in a]
+    dus[1][0] = dus[1][1] = 1  # offsets (5, 0) -> (1, 0)
+    expected.append(([2, 3], [x for r in dus for x in r]))
+    expected.append(([2, 3], flat))
+    results = [ttype(shape, t) for shape, _ in expected]
+    body.append("return " + ", ".join("%%r%d" % i for i in range(len(expected))) +
+                " : " + ", ".join(results))
+    fn = generic_fn("shape_" + t, [("a", T23)], results, body)
+    lit = "2x3x%s=%s" % (t, ",".join(fmt_value(t, x) for x in flat))
+    run = ["// RUN: xla-run %s --function=shape_" + t + " \\",
+           "// RUN:   --input=" + lit + " \\"]
+    for shape, vals in expected:
+        run.append("// RUN:   --expected_output=%sx%s=%s \\" % (
+            "x".join(map(str, shape)), t, ",".join(fmt_value(t, v) for v in vals)))
+    run.append("// RUN:   | FileCheck %s --check-prefix=OK")
+    return "\n".join(run), fn
+
+
+def numeric(t):
+    """iota, matmul, einsum, dot_general, convolution, reduce, softmax."""
+    a = [[1, -2, 3], [0, 2, -1]]
+    flat = [x for r in a for x in r]
+    T23 = ttype([2, 3], t)
+    r = lambda v: wrap(t, v) if t in BITS else compute_round(t, float(v))
+    mm = [[sum(a[i][k] * a[j][k] for k in range(3)) for j in range(2)] for i in range(2)]
+    body = [
+        "%r0 = xla.iota dim = 1 : " + ttype([2, 3], t),
+        "%at = xla.transpose %a, permutation = [1, 0] : (" + T23 + ") -> " + ttype([3, 2], t),
+        "%r1 = xla.matmul %a, %at : (" + T23 + ", " + ttype([3, 2], t) + ") -> " + ttype([2, 2], t),
+        '%r2 = xla.einsum "ik,jk->ij" %a, %a : (' + T23 + ", " + T23 + ") -> " + ttype([2, 2], t),
+        "%r3 = xla.dot_general %a, %a, batch = [0] x [0], contract = [1] x [1] : (" + T23 + ", " + T23 + ") -> " + ttype([2], t),
+        "%x = xla.reshape %a : (" + T23 + ") -> " + ttype([1, 6, 1], t),
+        "%k = xla.constant dense<[[[" + ("1.0" if t in FLOATS else "1") +
+        "]], [[" + ("-1.0" if t in FLOATS else "-1") + "]]]> : " + ttype([2, 1, 1], t),
+        "%r4 = xla.convolution %x, %k, strides = [1], padding = [[0, 0]], lhs_dilation = [1], rhs_dilation = [1] : (" + ttype([1, 6, 1], t) + ", " + ttype([2, 1, 1], t) + ") -> " + ttype([1, 5, 1], t),
+        "%r5 = xla.reduce sum %a, dims = [1] : (" + T23 + ") -> " + ttype([2], t),
+        "%r6 = xla.reduce prod %a, dims = [0] : (" + T23 + ") -> " + ttype([3], t),
+        "%r7 = xla.reduce max %a, dims = [0, 1] : (" + T23 + ") -> " + ttype([], t),
+        "%r8 = xla.reduce min %a, dims = [1] : (" + T23 + ") -> " + ttype([2], t),
+    ]
+    expected = [
+        ([2, 3], [0, 1, 2, 0, 1, 2]),
+        ([2, 2], [mm[0][0], mm[0][1], mm[1][0], mm[1][1]]),
+        ([2, 2], [mm[0][0], mm[0][1], mm[1][0], mm[1][1]]),
+        ([2], [mm[0][0], mm[1][1]]),
+        ([1, 5, 1], [flat[i] - flat[i + 1] for i in range(5)]),
+        ([2], [sum(row) for row in a]),
+        ([3], [a[0][j] * a[1][j] for j in range(3)]),
+        ([], [max(flat)]),
+        ([2], [min(row) for row in a]),
+    ]
+    if t in FLOATS:
+        body.append("%r9 = xla.reduce mean %a, dims = [1] : (" + T23 + ") -> " + ttype([2], t))
+        expected.append(([2], [sum(row) / 3 for row in a]))
+        body.append("%r10 = xla.softmax %a, dim = 1 : " + T23)
+        soft = []
+        for row in a:
+            m = max(row)
+            e = [math.exp(v - m) for v in row]
+            soft += [v / sum(e) for v in e]
+        expected.append(([2, 3], soft))
+    results = [ttype(shape, t) for shape, _ in expected]
+    body.append("return " + ", ".join("%%r%d" % i for i in range(len(expected))) +
+                " : " + ", ".join(results))
+    fn = generic_fn("numeric_" + t, [("a", T23)], results, body)
+    lit = "2x3x%s=%s" % (t, ",".join(fmt_value(t, x) for x in flat))
+    run = ["// RUN: xla-run %s --function=numeric_" + t + " \\",
+           "// RUN:   --input=" + lit + " \\"]
+    for shape, vals in expected:
+        prefix = "x".join(map(str, shape)) + "x" if shape else ""
+        run.append("// RUN:   --expected_output=%s%s=%s \\" % (
+            prefix, t, ",".join(fmt_value(t, r(v)) for v in vals)))
+    # mean and softmax are inexact; the rest are small integers (exact).
+    run.append("// RUN:   --expected_f32_threshold=1e-6 --expected_f64_threshold=1e-14 "
+               "--expected_f16_threshold=1e-3 --expected_bf16_threshold=4e-3 \\")
+    run.append("// RUN:   | FileCheck %s --check-prefix=OK")
+    return "\n".join(run), fn
+
+
+def logic_reductions():
+    a = [[1, 1, 0], [1, 0, 0]]
+    T = ttype([2, 3], "i1")
+    body = ["%r0 = xla.reduce and %a, dims = [1] : (" + T + ") -> tensor<2xi1>",
+            "%r1 = xla.reduce or %a, dims = [0] : (" + T + ") -> tensor<3xi1>",
+            "%r2 = xla.reduce min %a, dims = [0] : (" + T + ") -> tensor<3xi1>",
+            "%r3 = xla.reduce max %a, dims = [0, 1] : (" + T + ") -> tensor<i1>",
+            "return %r0, %r1, %r2, %r3 : tensor<2xi1>, tensor<3xi1>, tensor<3xi1>, tensor<i1>"]
+    expected = [([2], [0, 0]), ([3], [1, 1, 0]), ([3], [1, 0, 0]), ([], [1])]
+    fn = generic_fn("reduce_i1", [("a", T)], ["tensor<2xi1>", "tensor<3xi1>", "tensor<3xi1>", "tensor<i1>"], body)
+    run = ["// RUN: xla-run %s --function=reduce_i1 --input=2x3xi1=1,1,0,1,0,0 \\"]
+    for shape, vals in expected:
+        prefix = "x".join(map(str, shape)) + "x" if shape else ""
+        run.append("// RUN:   --expected_output=%si1=%s \\" % (prefix, ",".join(map(str, vals))))
+    run.append("// RUN:   | FileCheck %s --check-prefix=OK")
+    return "\n".join(run), fn
+
+
 def main(outdir):
     parts = [HEADER, "// OK: [SUCCESS]\n"]
     fns = []
@@ -404,6 +554,21 @@ def main(outdir):
         parts.append(run)
         fns.append(fn)
     write(outdir + "/convert-types.mlir", parts, fns)
+
+    parts = [HEADER, "// OK: [SUCCESS]\n"]
+    fns = ['xla.mesh @mesh = <["x"=1]>']
+    for t in ALL:
+        run, fn = structural(t)
+        parts.append(run)
+        fns.append(fn)
+    for t in FLOATS + INTS:
+        run, fn = numeric(t)
+        parts.append(run)
+        fns.append(fn)
+    run, fn = logic_reductions()
+    parts.append(run)
+    fns.append(fn)
+    write(outdir + "/ops-types.mlir", parts, fns)
 
 
 def write(path, parts, fns):
