@@ -14,11 +14,15 @@
 // RUN: xla-run %s --function=permutes --input=8xf16=1,2,3,4,5,6,7,8 | FileCheck %s --check-prefix=CP
 // RUN: xla-run %s --function=all_slice --input=4xi8=1,2,3,4 | FileCheck %s --check-prefix=SLICE
 // RUN: xla-run %s --function=ids | FileCheck %s --check-prefix=IDS
+// RUN: xla-run %s --function=on_hybrid --input=4xf32=1,2,3,4 | FileCheck %s --check-prefix=HYBRID
 
 xla.mesh @mesh = <["x"=2, "y"=2]>
 // A permuted device order: (a, b) = (0,0) is device 0, (0,1) device 2,
 // (1,0) device 1, (1,1) device 3.
 xla.mesh @perm = <["a"=2, "b"=2], devices=[0, 2, 1, 3]>
+// Two slices of two chips, the slice (DCN) index on axis "s": device at
+// (i, s) is 2s + i, i.e. devices [0, 2, 1, 3] row-major.
+xla.mesh @hybrid = hybrid<ici=["i"=2, "s"=1], dcn=["i"=1, "s"=2]>
 
 // Sum over y: [1+3, 2+4] on devices 0 and 1, [5+7, 6+8] on 2 and 3.
 // AR: EXEC @all_reduce_kinds on 4 devices
@@ -153,4 +157,18 @@ func.func @ids() -> (tensor<1xi32> {xla.sharding = #xla.sharding<@mesh, [{"x", "
   %2 = xla.broadcast_in_dim %y, dims = [] : (tensor<i32>) -> tensor<1xi32>
   %3 = xla.broadcast_in_dim %a, dims = [] : (tensor<i32>) -> tensor<1xi32>
   return %0, %1, %2, %3, %0 : tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>
+}
+
+// Block (i, s) of [{"i", "s"}] goes to device 2s + i: devices 0, 2, 1, 3
+// hold 1, 2, 3, 4. Summing over the DCN axis s pairs devices {0, 2} and
+// {1, 3}: 1+2 = 3 and 3+4 = 7, laid out by i.
+// HYBRID: result[0]: 4xi32=0 2 1 3
+// HYBRID: result[1]: 2xf32=3 7
+func.func @on_hybrid(%a: tensor<1xf32> {xla.sharding = #xla.sharding<@hybrid, [{"i", "s"}]>})
+    -> (tensor<1xi32> {xla.sharding = #xla.sharding<@hybrid, [{"i", "s"}]>},
+        tensor<1xf32> {xla.sharding = #xla.sharding<@hybrid, [{"i"}]>}) {
+  %p = xla.partition_id : tensor<i32>
+  %0 = xla.broadcast_in_dim %p, dims = [] : (tensor<i32>) -> tensor<1xi32>
+  %1 = xla.all_reduce sum %a mesh_axes = @hybrid["s"] : tensor<1xf32>
+  return %0, %1 : tensor<1xi32>, tensor<1xf32>
 }
