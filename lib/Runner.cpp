@@ -1,0 +1,268 @@
+//===- Runner.cpp - run a function on global inputs -----------------------===//
+
+#include "lib/Runner.h"
+#include "runtime/exec/Executor.h"
+#include "runtime/kernels/Convert.h"
+#include "runtime/kernels/Random.h"
+
+#include "dialects/xla/XlaOps.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+using namespace mlir;
+using namespace xspmd::runtime;
+
+namespace xspmd {
+
+static llvm::Error runnerError(const std::string &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// One axis holding every device: the mesh of values without a sharding.
+static MeshLayout flatMesh(int64_t numDevices) {
+  MeshLayout mesh;
+  mesh.axisNames = {"devices"};
+  mesh.axisSizes = {numDevices};
+  for (int64_t d = 0; d < numDevices; ++d)
+    mesh.deviceArray.push_back(d);
+  return mesh;
+}
+
+/// The layout of one argument or result. `globalHint` is the reference's
+/// type for this value, if any.
+static llvm::Expected<ValueLayout>
+bindValue(func::FuncOp func, xla::ShardingAttr sharding,
+          const TensorSpec &local, const std::optional<TensorSpec> &globalHint,
+          int64_t numDevices, const std::string &what) {
+  ValueLayout value;
+  value.local = local;
+  if (sharding) {
+    xla::MeshOp meshOp = xla::lookupMesh(func, sharding.getMesh());
+    xla::MeshAttr mesh = meshOp.getMesh();
+    if (mesh.getNumDevices() != numDevices)
+      return runnerError(fmt::format(
+          "{} is sharded over @{} ({} devices) but the run uses {} devices",
+          what, meshOp.getSymName().str(), mesh.getNumDevices(), numDevices));
+    value.mesh = MeshLayout::fromAttr(mesh);
+    value.shards = ShardLayout::fromAttr(sharding, mesh);
+  } else {
+    value.mesh = flatMesh(numDevices);
+    value.shards = ShardLayout::replicated(local.shape.size());
+  }
+  if (!globalHint) {
+    value.global = local;
+    for (size_t d = 0; d < local.shape.size(); ++d)
+      value.global.shape[d] *= value.shards.numShards(value.mesh, d);
+    return value;
+  }
+  value.global = *globalHint;
+  if (globalHint->type != local.type ||
+      globalHint->shape.size() != local.shape.size())
+    return runnerError(fmt::format("{} is {} but the reference's is {}", what,
+                                   local.toString(), globalHint->toString()));
+  Shape expected = value.shards.localShape(value.mesh, globalHint->shape);
+  if (!llvm::equal(expected, local.shape))
+    return runnerError(fmt::format(
+        "{}: the reference's {} splits into blocks of {} but the function "
+        "takes {}{}",
+        what, globalHint->toString(), formatTensorType(expected, local.type),
+        local.toString(),
+        sharding ? "" : " (it has no xla.sharding, so it is replicated)"));
+  return value;
+}
+
+llvm::Expected<FunctionRunner>
+FunctionRunner::create(Session &session, llvm::StringRef function,
+                       int64_t requestedDevices,
+                       llvm::StringRef referenceFunction) {
+  llvm::Expected<func::FuncOp> func = session.resolveFunction(function);
+  if (!func)
+    return func.takeError();
+  FunctionRunner runner;
+  runner.functionName = func->getSymName().str();
+  llvm::Expected<int64_t> devices =
+      session.resolveDeviceCount(*func, requestedDevices);
+  if (!devices)
+    return devices.takeError();
+  runner.numDevices = *devices;
+  llvm::Expected<const Program *> program =
+      session.getProgram(*func, runner.numDevices);
+  if (!program)
+    return program.takeError();
+  runner.program = *program;
+  runner.devicePrograms.assign(runner.numDevices, runner.program);
+
+  const Program *ref = nullptr;
+  if (!referenceFunction.empty()) {
+    llvm::Expected<func::FuncOp> refFunc =
+        session.resolveFunction(referenceFunction);
+    if (!refFunc)
+      return refFunc.takeError();
+    llvm::Expected<const Program *> refProgram =
+        session.getProgram(*refFunc, /*numDevices=*/1);
+    if (!refProgram)
+      return refProgram.takeError();
+    ref = *refProgram;
+    if (ref->argSpecs.size() != runner.program->argSpecs.size() ||
+        ref->resultSpecs.size() != runner.program->resultSpecs.size())
+      return runnerError(fmt::format(
+          "reference @{} has {} arguments and {} results but @{} has {} and "
+          "{}",
+          ref->name, ref->argSpecs.size(), ref->resultSpecs.size(),
+          runner.functionName, runner.program->argSpecs.size(),
+          runner.program->resultSpecs.size()));
+    runner.reference = ref;
+  }
+
+  auto shardingOf = [](DictionaryAttr attrs) -> xla::ShardingAttr {
+    return attrs ? dyn_cast_or_null<xla::ShardingAttr>(
+                       attrs.get(xla::kShardingAttrName))
+                 : xla::ShardingAttr();
+  };
+  int64_t n = runner.numDevices;
+  for (size_t i = 0; i < runner.program->argSpecs.size(); ++i) {
+    std::optional<TensorSpec> hint;
+    if (ref)
+      hint = ref->argSpecs[i];
+    xla::ShardingAttr sharding =
+        n > 1 ? shardingOf(func->getArgAttrDict(i)) : xla::ShardingAttr();
+    llvm::Expected<ValueLayout> value =
+        bindValue(*func, sharding, runner.program->argSpecs[i], hint, n,
+                  fmt::format("argument {}", i));
+    if (!value)
+      return value.takeError();
+    runner.args.push_back(std::move(*value));
+  }
+  for (size_t i = 0; i < runner.program->resultSpecs.size(); ++i) {
+    std::optional<TensorSpec> hint;
+    if (ref)
+      hint = ref->resultSpecs[i];
+    xla::ShardingAttr sharding =
+        n > 1 ? shardingOf(func->getResultAttrDict(i)) : xla::ShardingAttr();
+    llvm::Expected<ValueLayout> value =
+        bindValue(*func, sharding, runner.program->resultSpecs[i], hint, n,
+                  fmt::format("result {}", i));
+    if (!value)
+      return value.takeError();
+    runner.results.push_back(std::move(*value));
+  }
+  return runner;
+}
+
+static llvm::Error checkInputs(llvm::StringRef name,
+                               const std::vector<ValueLayout> &args,
+                               llvm::ArrayRef<Tensor> inputs) {
+  if (inputs.size() != args.size())
+    return runnerError(fmt::format("@{} takes {} input{}, got {}", name.str(),
+                                   args.size(), args.size() == 1 ? "" : "s",
+                                   inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!args[i].global.matches(inputs[i]))
+      return runnerError(fmt::format("input {} must be {}, got {}", i,
+                                     args[i].global.toString(),
+                                     inputs[i].getTypeString()));
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Tensor>>
+FunctionRunner::run(llvm::ArrayRef<Tensor> inputs) const {
+  if (llvm::Error err = checkInputs(functionName, args, inputs))
+    return std::move(err);
+  std::vector<TensorList> perDevice(numDevices);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (numDevices == 1) {
+      perDevice[0].push_back(inputs[i]);
+      continue;
+    }
+    // Replicas of a block share one copy (tensors are immutable).
+    std::map<std::vector<int64_t>, Tensor> blocks;
+    for (int64_t d = 0; d < numDevices; ++d) {
+      Shape offsets =
+          args[i].shards.blockOffsets(args[i].mesh, inputs[i].getShape(), d);
+      std::vector<int64_t> key(offsets.begin(), offsets.end());
+      key.push_back(args[i].shards.partialPosition(args[i].mesh, d));
+      auto [it, inserted] = blocks.try_emplace(key);
+      if (inserted)
+        it->second = extractBlock(inputs[i], args[i].shards, args[i].mesh, d);
+      perDevice[d].push_back(it->second);
+    }
+  }
+  llvm::Expected<std::vector<TensorList>> outputs =
+      runOnDevices(devicePrograms, perDevice);
+  if (!outputs)
+    return outputs.takeError();
+  if (numDevices == 1)
+    return std::move((*outputs)[0]);
+  std::vector<Tensor> global;
+  for (size_t r = 0; r < results.size(); ++r) {
+    std::vector<Tensor> locals;
+    for (int64_t d = 0; d < numDevices; ++d)
+      locals.push_back((*outputs)[d][r]);
+    llvm::Expected<Tensor> assembled = assembleGlobal(
+        locals, results[r].shards, results[r].mesh, results[r].global.shape);
+    if (!assembled)
+      return runnerError(fmt::format("result {}: {}", r,
+                                     llvm::toString(assembled.takeError())));
+    global.push_back(std::move(*assembled));
+  }
+  return global;
+}
+
+llvm::Error FunctionRunner::setDeviceFunction(Session &session, int64_t device,
+                                              llvm::StringRef function) {
+  if (device < 0 || device >= numDevices)
+    return runnerError(fmt::format("device {} does not exist (the run uses {} "
+                                   "device{})",
+                                   device, numDevices,
+                                   numDevices == 1 ? "" : "s"));
+  llvm::Expected<func::FuncOp> func = session.resolveFunction(function);
+  if (!func)
+    return func.takeError();
+  llvm::Expected<const Program *> other = session.getProgram(*func, numDevices);
+  if (!other)
+    return other.takeError();
+  auto specsMatch = [](const std::vector<TensorSpec> &a,
+                       const std::vector<TensorSpec> &b) {
+    return a.size() == b.size() &&
+           std::equal(a.begin(), a.end(), b.begin(), [](auto &x, auto &y) {
+             return x.type == y.type && llvm::equal(x.shape, y.shape);
+           });
+  };
+  if (!specsMatch((*other)->argSpecs, program->argSpecs) ||
+      !specsMatch((*other)->resultSpecs, program->resultSpecs))
+    return runnerError(fmt::format("@{} cannot stand in for @{} on device {}: "
+                                   "their signatures differ",
+                                   (*other)->name, functionName, device));
+  devicePrograms[device] = *other;
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<Tensor>>
+FunctionRunner::runReference(llvm::ArrayRef<Tensor> inputs) const {
+  if (!reference)
+    return runnerError("no reference function was given");
+  DeviceContext device{0, 1, nullptr};
+  return runOnDevice(*reference, inputs, device);
+}
+
+Tensor generateInput(const TensorSpec &spec, uint64_t seed, int64_t index) {
+  Tensor t = spec.allocate();
+  uint64_t stream = seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(index);
+  size_t width = byteWidth(spec.type);
+  for (int64_t i = 0, n = t.getNumElements(); i < n; ++i) {
+    uint64_t bits = randomBits(stream, i, 0);
+    double value;
+    if (isFloat(spec.type))
+      value = -1.0 + 2.0 * (static_cast<double>(bits >> 11) * 0x1.0p-53);
+    else if (spec.type == ElementType::i1)
+      value = static_cast<double>(bits & 1);
+    else
+      value = static_cast<double>(static_cast<int64_t>(bits % 9) - 4);
+    storeDoubleAs(value, spec.type, t.data<uint8_t>() + i * width);
+  }
+  return t;
+}
+
+} // namespace xspmd

@@ -1,0 +1,146 @@
+//===- Session.cpp - a loaded module, ready to run ------------------------===//
+
+#include "lib/Session.h"
+#include "lib/InitAll.h"
+#include "runtime/exec/Compiler.h"
+#include "runtime/exec/Lowering.h"
+
+#include "dialects/xla/XlaOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+
+namespace xspmd {
+
+static llvm::Error sessionError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+Session::Session() = default;
+Session::~Session() = default;
+
+llvm::Expected<std::unique_ptr<Session>>
+Session::loadFile(llvm::StringRef path, llvm::raw_ostream &diagnostics) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (!file)
+    return sessionError("cannot read '" + path +
+                        "': " + file.getError().message());
+  return loadSource((*file)->getBuffer(), path, diagnostics);
+}
+
+llvm::Expected<std::unique_ptr<Session>>
+Session::loadSource(llvm::StringRef source, llvm::StringRef bufferName,
+                    llvm::raw_ostream &diagnostics) {
+  std::unique_ptr<Session> session(new Session());
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  // Device threads share the context read-only; MLIR's own thread pool is
+  // not needed.
+  session->context =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  session->context->loadAllAvailableDialects();
+  // Diagnostics point at the source line; a dump of the op adds noise.
+  session->context->printOpOnDiagnostic(false);
+  session->sourceMgr = std::make_unique<llvm::SourceMgr>();
+  session->sourceMgr->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
+  session->diagnosticHandler = std::make_unique<SourceMgrDiagnosticHandler>(
+      *session->sourceMgr, session->context.get(), diagnostics);
+  ParserConfig config(session->context.get());
+  session->module = parseSourceFile<ModuleOp>(*session->sourceMgr, config);
+  if (!session->module)
+    return sessionError("cannot load '" + bufferName +
+                        "' (see the diagnostics above)");
+  if (failed(verify(*session->module)))
+    return sessionError("'" + bufferName + "' does not verify");
+  return session;
+}
+
+llvm::Expected<func::FuncOp>
+Session::resolveFunction(llvm::StringRef requested) {
+  llvm::SmallVector<func::FuncOp> candidates;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      candidates.push_back(func);
+  auto listNames = [&] {
+    std::string names;
+    for (func::FuncOp f : module->getOps<func::FuncOp>())
+      names += (names.empty() ? "@" : ", @") + f.getSymName().str();
+    return names.empty() ? std::string("none") : names;
+  };
+  if (!requested.empty()) {
+    auto func = module->lookupSymbol<func::FuncOp>(requested);
+    if (!func)
+      return sessionError("no function @" + requested +
+                          " in the module (functions: " + listNames() + ")");
+    return func;
+  }
+  if (candidates.size() == 1)
+    return candidates.front();
+  if (auto main = module->lookupSymbol<func::FuncOp>("main"))
+    return main;
+  return sessionError("cannot pick a function: the module has " +
+                      llvm::Twine(candidates.size()) +
+                      " public functions and no @main (functions: " +
+                      listNames() + "); pass --function=NAME");
+}
+
+llvm::Expected<int64_t> Session::resolveDeviceCount(func::FuncOp func,
+                                                    int64_t requested) {
+  std::optional<int64_t> meshDevices;
+  std::string meshName;
+  if (xla::MeshOp mesh = xla::findFirstMesh(*module)) {
+    meshDevices = mesh.getMesh().getNumDevices();
+    meshName = mesh.getSymName().str();
+  }
+  std::optional<int64_t> groupDevices;
+  bool deviceDependent = false;
+  func.walk([&](Operation *op) {
+    if (runtime::isDeviceDependent(op))
+      deviceDependent = true;
+    if (auto collective = dyn_cast<xla::CollectiveOpInterface>(op))
+      if (DenseIntElementsAttr groups = collective.getGroupsAttr())
+        if (!groupDevices)
+          groupDevices = groups.getNumElements();
+  });
+  if (requested > 0) {
+    if (meshDevices && requested != *meshDevices)
+      return sessionError(
+          "--devices=" + llvm::Twine(requested) + " does not match mesh @" +
+          meshName + ", which spans " + llvm::Twine(*meshDevices) + " devices");
+    if (groupDevices && requested != *groupDevices)
+      return sessionError("--devices=" + llvm::Twine(requested) +
+                          " does not match the replica groups of @" +
+                          func.getSymName() + ", which list " +
+                          llvm::Twine(*groupDevices) + " devices");
+    return requested;
+  }
+  if (!deviceDependent)
+    return 1;
+  if (meshDevices)
+    return *meshDevices;
+  return groupDevices.value_or(1);
+}
+
+llvm::Expected<const runtime::Program *>
+Session::getProgram(func::FuncOp func, int64_t numDevices) {
+  auto key = std::make_pair(func.getSymName().str(), numDevices);
+  auto it = programs.find(key);
+  if (it != programs.end())
+    return &it->second;
+  runtime::CompileOptions options;
+  options.numDevices = numDevices;
+  FailureOr<runtime::Program> program = runtime::compileFunction(func, options);
+  if (failed(program))
+    return sessionError("cannot run @" + func.getSymName() +
+                        " on the simulator (see the diagnostics above)");
+  return &programs.emplace(key, std::move(*program)).first->second;
+}
+
+} // namespace xspmd

@@ -1,0 +1,78 @@
+//===- Session.h - a loaded module, ready to run ----------------*- C++ -*-===//
+//
+// The embedding API of the simulator. A Session owns an MLIR context and a
+// verified module; it picks functions and device counts the way xla-run
+// documents, compiles functions into runtime programs once per device
+// count, and runs them on global inputs (see Runner.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_LIB_SESSION_H
+#define XSPMD_LIB_SESSION_H
+
+#include "runtime/exec/Program.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace xspmd {
+
+class Session {
+public:
+  /// Parses and verifies the module in `path` ("-" for stdin). Diagnostics,
+  /// with source lines, go to `diagnostics`, during loading and later
+  /// compilation.
+  static llvm::Expected<std::unique_ptr<Session>>
+  loadFile(llvm::StringRef path, llvm::raw_ostream &diagnostics = llvm::errs());
+
+  /// Same for module text held in memory.
+  static llvm::Expected<std::unique_ptr<Session>>
+  loadSource(llvm::StringRef source, llvm::StringRef bufferName,
+             llvm::raw_ostream &diagnostics = llvm::errs());
+
+  ~Session();
+
+  mlir::ModuleOp getModule() { return *module; }
+
+  /// The function `requested` names; with an empty name, the module's only
+  /// public function with a body, else `main`.
+  llvm::Expected<mlir::func::FuncOp> resolveFunction(llvm::StringRef requested);
+
+  /// Devices to run `func` on. `requested` (> 0) must match the module's
+  /// meshes (and replica groups). Otherwise: a function that communicates
+  /// or asks for its device id runs on the mesh's devices (or, without a
+  /// mesh, on the devices its replica groups list); any other function runs
+  /// on one device.
+  llvm::Expected<int64_t> resolveDeviceCount(mlir::func::FuncOp func,
+                                             int64_t requested);
+
+  /// `func` compiled for `numDevices` (cached). Fails after emitting
+  /// diagnostics when the simulator cannot run it.
+  llvm::Expected<const runtime::Program *> getProgram(mlir::func::FuncOp func,
+                                                      int64_t numDevices);
+
+private:
+  Session();
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<llvm::SourceMgr> sourceMgr;
+  std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnosticHandler;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::map<std::pair<std::string, int64_t>, runtime::Program> programs;
+};
+
+} // namespace xspmd
+
+#endif // XSPMD_LIB_SESSION_H

@@ -1,0 +1,122 @@
+//===- LowerDataMovement.cpp - shape and indexing ops to kernels ----------===//
+
+#include "runtime/exec/Lowering.h"
+#include "runtime/exec/TypeMapping.h"
+#include "runtime/kernels/DataMovement.h"
+
+#include "dialects/xla/XlaOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::runtime {
+
+int64_t readIndex(const Tensor &t, int64_t i) {
+  return t.getElementType() == ElementType::i64
+             ? t.data<int64_t>()[i]
+             : static_cast<int64_t>(t.data<int32_t>()[i]);
+}
+
+int64_t readIndexScalar(const Tensor &t) { return readIndex(t, 0); }
+
+static Shape toShape(ArrayRef<int64_t> a) { return Shape(a.begin(), a.end()); }
+
+/// A kernel that allocates the result and calls `fill(inputs, result)`.
+template <typename Fill>
+static OpKernel withResult(TensorSpec spec, Fill fill) {
+  return [spec, fill](DeviceContext &, ArrayRef<const Tensor *> in,
+                      MutableArrayRef<Tensor> out) {
+    out[0] = spec.allocate();
+    fill(in, out[0]);
+    return llvm::Error::success();
+  };
+}
+
+static OpKernel lowerReshape(ReshapeOp op) {
+  Shape shape = specOf(op.getResult()).shape;
+  // A view: tensors are immutable, so sharing storage is safe.
+  return [shape](DeviceContext &, ArrayRef<const Tensor *> in,
+                 MutableArrayRef<Tensor> out) {
+    out[0] = in[0]->reshaped(shape);
+    return llvm::Error::success();
+  };
+}
+
+static OpKernel lowerDynamicSlice(DynamicSliceOp op) {
+  return withResult(specOf(op.getResult()),
+                    [](ArrayRef<const Tensor *> in, Tensor &out) {
+                      Shape offsets;
+                      for (const Tensor *t : in.drop_front())
+                        offsets.push_back(readIndexScalar(*t));
+                      dynamicSlice(*in[0], offsets, out);
+                    });
+}
+
+static OpKernel lowerDynamicUpdateSlice(DynamicUpdateSliceOp op) {
+  return withResult(specOf(op.getResult()),
+                    [](ArrayRef<const Tensor *> in, Tensor &out) {
+                      Shape offsets;
+                      for (const Tensor *t : in.drop_front(2))
+                        offsets.push_back(readIndexScalar(*t));
+                      dynamicUpdateSlice(*in[0], *in[1], offsets, out);
+                    });
+}
+
+FailureOr<OpKernel> lowerDataMovementOp(Operation *op) {
+  return llvm::TypeSwitch<Operation *, FailureOr<OpKernel>>(op)
+      .Case([](BroadcastInDimOp op) {
+        Shape dims = toShape(op.getDims());
+        return withResult(specOf(op.getResult()),
+                          [dims](ArrayRef<const Tensor *> in, Tensor &out) {
+                            broadcastInDim(*in[0], dims, out);
+                          });
+      })
+      .Case([](ReshapeOp op) { return lowerReshape(op); })
+      .Case([](TransposeOp op) {
+        Shape perm = toShape(op.getPermutation());
+        return withResult(specOf(op.getResult()),
+                          [perm](ArrayRef<const Tensor *> in, Tensor &out) {
+                            transpose(*in[0], perm, out);
+                          });
+      })
+      .Case([](SliceOp op) {
+        Shape start = toShape(op.getStart()),
+              strides = toShape(op.getStrides());
+        return withResult(
+            specOf(op.getResult()),
+            [start, strides](ArrayRef<const Tensor *> in, Tensor &out) {
+              slice(*in[0], start, strides, out);
+            });
+      })
+      .Case([](DynamicSliceOp op) { return lowerDynamicSlice(op); })
+      .Case([](DynamicUpdateSliceOp op) { return lowerDynamicUpdateSlice(op); })
+      .Case([](ConcatenateOp op) {
+        int64_t dim = op.getDim();
+        return withResult(specOf(op.getResult()),
+                          [dim](ArrayRef<const Tensor *> in, Tensor &out) {
+                            concatenate(in, dim, out);
+                          });
+      })
+      .Case([](PadOp op) {
+        Shape low = toShape(op.getLow()), interior = toShape(op.getInterior());
+        double value = op.getValue().convertToDouble();
+        return withResult(
+            specOf(op.getResult()),
+            [low, interior, value](ArrayRef<const Tensor *> in, Tensor &out) {
+              pad(*in[0], low, interior, value, out);
+            });
+      })
+      .Case([](GatherOp op) {
+        return withResult(specOf(op.getResult()),
+                          [](ArrayRef<const Tensor *> in, Tensor &out) {
+                            gather(*in[0], *in[1], out);
+                          });
+      })
+      .Default([](Operation *op) -> FailureOr<OpKernel> {
+        return op->emitOpError("is not a data movement op");
+      });
+}
+
+} // namespace xspmd::runtime

@@ -1,0 +1,36 @@
+//===- Lowering.cpp - from one op to one kernel ---------------------------===//
+
+#include "runtime/exec/Lowering.h"
+
+#include "dialects/xla/XlaOps.h"
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::runtime {
+
+bool isDeviceDependent(Operation *op) {
+  return isa<CollectiveOpInterface, PartitionIdOp, AxisIndexOp>(op);
+}
+
+FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
+  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, AndOp, OrOp, XorOp,
+          NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp, RsqrtOp, SigmoidOp,
+          ReluOp, GeluOp, NotOp, xla::CompareOp, SelectOp, ConvertOp,
+          MarkShardingOp>(op))
+    return lowerElementwiseOp(op);
+  if (isa<BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp, DynamicSliceOp,
+          DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp>(op))
+    return lowerDataMovementOp(op);
+  if (isa<DotGeneralOp, MatmulOp, EinsumOp, ReduceOp, SoftmaxOp, ConvolutionOp>(
+          op))
+    return lowerNumericOp(op);
+  if (isa<IotaOp, RngOp, PartitionIdOp, AxisIndexOp>(op))
+    return lowerSourceOp(op, ctx);
+  if (isa<CollectiveOpInterface>(op))
+    return lowerCollectiveOp(op, ctx);
+  return op->emitOpError("cannot be executed by the simulator (xla-run runs "
+                         "the ops of the xla dialect and func.return)");
+}
+
+} // namespace xspmd::runtime

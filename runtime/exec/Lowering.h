@@ -1,0 +1,54 @@
+//===- Lowering.h - from one op to one kernel -------------------*- C++ -*-===//
+//
+// Each op of the xla dialect becomes an OpKernel with its attributes
+// resolved. The entry point dispatches on the op; the families live in
+// LowerElementwise.cpp, LowerDataMovement.cpp, LowerNumerics.cpp,
+// LowerSources.cpp and LowerCollectives.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_RUNTIME_EXEC_LOWERING_H
+#define XSPMD_RUNTIME_EXEC_LOWERING_H
+
+#include "runtime/exec/Program.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Support/LogicalResult.h"
+
+namespace xspmd::runtime {
+
+struct LoweringContext {
+  /// Devices the program will run on (groups of collectives that name no
+  /// participants span them all).
+  int64_t numDevices = 1;
+  mlir::SymbolTableCollection symbols;
+};
+
+/// The kernel of `op`. Emits an error at `op` and fails when the simulator
+/// cannot execute it.
+mlir::FailureOr<OpKernel> lowerOperation(mlir::Operation *op,
+                                         LoweringContext &ctx);
+
+/// True for ops whose kernel depends on the device (collectives,
+/// partition_id, axis_index).
+bool isDeviceDependent(mlir::Operation *op);
+
+// Families: lowerOperation routes each op to the one that handles it; a
+// family emits its own diagnostics.
+mlir::FailureOr<OpKernel> lowerElementwiseOp(mlir::Operation *op);
+mlir::FailureOr<OpKernel> lowerDataMovementOp(mlir::Operation *op);
+mlir::FailureOr<OpKernel> lowerNumericOp(mlir::Operation *op);
+mlir::FailureOr<OpKernel> lowerSourceOp(mlir::Operation *op,
+                                        LoweringContext &ctx);
+mlir::FailureOr<OpKernel> lowerCollectiveOp(mlir::Operation *op,
+                                            LoweringContext &ctx);
+
+/// Reads a scalar i32/i64 tensor.
+int64_t readIndexScalar(const Tensor &t);
+/// Reads element i of an i32/i64 tensor.
+int64_t readIndex(const Tensor &t, int64_t i);
+
+} // namespace xspmd::runtime
+
+#endif // XSPMD_RUNTIME_EXEC_LOWERING_H

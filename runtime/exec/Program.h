@@ -1,0 +1,79 @@
+//===- Program.h - a function compiled for the simulator --------*- C++ -*-===//
+//
+// A func.func becomes a linear list of instructions over numbered tensor
+// slots. Each instruction holds a kernel with its attributes already
+// resolved (element type dispatch, permutations, collective groups), so
+// running a program is a loop of indirect calls, one per op. A program is
+// immutable once built and shared by every simulated device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_RUNTIME_EXEC_PROGRAM_H
+#define XSPMD_RUNTIME_EXEC_PROGRAM_H
+
+#include "runtime/kernels/Tensor.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace xspmd::runtime {
+
+class Communicator;
+
+/// Type and shape of a tensor value.
+struct TensorSpec {
+  ElementType type = ElementType::f32;
+  Shape shape;
+
+  Tensor allocate() const { return Tensor::allocate(type, shape); }
+  bool matches(const Tensor &t) const {
+    return t.getElementType() == type && llvm::equal(t.getShape(), shape);
+  }
+  std::string toString() const { return formatTensorType(shape, type); }
+};
+
+/// What a running program knows about the device it runs on.
+struct DeviceContext {
+  int64_t device = 0;
+  int64_t numDevices = 1;
+  /// Null on a single device without peers.
+  Communicator *communicator = nullptr;
+};
+
+/// Reads operands, writes (allocates) results. Fails only for collectives
+/// that the devices disagree on.
+using OpKernel =
+    std::function<llvm::Error(DeviceContext &, llvm::ArrayRef<const Tensor *>,
+                              llvm::MutableArrayRef<Tensor>)>;
+
+struct Instruction {
+  OpKernel kernel;
+  llvm::SmallVector<int32_t, 4> operands;
+  llvm::SmallVector<int32_t, 2> results;
+  /// Slots whose last use is this instruction: freed right after it.
+  llvm::SmallVector<int32_t, 2> releases;
+  /// "xla.add at file.mlir:3:10", for messages.
+  std::string description;
+};
+
+struct Program {
+  std::string name;
+  std::vector<TensorSpec> argSpecs, resultSpecs;
+  int32_t numSlots = 0;
+  std::vector<int32_t> argSlots, resultSlots;
+  std::vector<std::pair<int32_t, Tensor>> constants;
+  std::vector<Instruction> instructions;
+  /// Device count the collectives were resolved for.
+  int64_t numDevices = 1;
+  /// Whether the program communicates or depends on its device id
+  /// (collectives, partition_id, axis_index): an SPMD program.
+  bool isSpmd = false;
+};
+
+} // namespace xspmd::runtime
+
+#endif // XSPMD_RUNTIME_EXEC_PROGRAM_H
