@@ -109,6 +109,9 @@ def XlaOptimizeCollectivesPass
     - `gather-gather`, `slice-slice`, `reduce-reduce`: chains on one dim
       (over disjoint mesh axes) become one collective over the
       concatenated axes (gathers: the later gather's axes major).
+    - `all-reduce-combiner`: independent all_reduces of a block with the
+      same kind, scale, participants and element type become one all_reduce
+      of their flattened concatenation (at most `combine-threshold-bytes`).
     - `gather-slice`: all_slice of an all_gather over the same participants
       is the gather's input; over a prefix of its axes, a smaller gather.
     - `gather-slice-to-all-to-all`: the same pair on different dims is an
@@ -129,6 +132,9 @@ def XlaOptimizeCollectivesPass
   let options = [
     ListOption<"disabled", "disable", "std::string",
                "Rewrites not to apply (comma-separated names)">,
+    Option<"combineThresholdBytes", "combine-threshold-bytes", "int64_t",
+           "31457280",
+           "Largest all_reduce the all-reduce combiner builds, in bytes">,
     Option<"printCounts", "print-counts", "bool", "false",
            "Print how many times each rewrite fired to stderr (the "
            "statistics below are compiled out of release builds of LLVM)">,
@@ -155,6 +161,8 @@ def XlaOptimizeCollectivesPass
               "unused collectives erased">,
     Statistic<"numDuplicateCollective", "duplicate-collective",
               "duplicate collectives replaced">,
+    Statistic<"numAllReduceCombined", "all-reduce-combiner",
+              "independent all_reduces merged into combined ones">,
   ];
 }
 

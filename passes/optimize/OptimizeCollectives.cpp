@@ -1,9 +1,11 @@
 //===- OptimizeCollectives.cpp - --xla-optimize-collectives ---------------===//
 //
-// Runs the rewrites of passes/optimize/: duplicate collectives, then the
-// greedy patterns (all_reduce + all_slice, chains, redundant reshards,
-// trivial and dead collectives), then duplicates again (the patterns can make
-// collectives identical).
+// Runs the rewrites of passes/optimize/ in two phases:
+//
+// 1. duplicate collectives, then the greedy patterns (all_reduce + all_slice,
+//    chains, redundant reshards, trivial and dead collectives), then
+//    duplicates again (the patterns can make collectives identical);
+// 2. the all-reduce combiner, once chains are merged and slices moved.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +43,11 @@ struct OptimizeCollectivesPass
       }
       config.setEnabled(*rewrite, false);
     }
+    if (combineThresholdBytes < 0)
+      return emitError(UnknownLoc::get(ctx))
+             << "xla-optimize-collectives: combine-threshold-bytes must not "
+                "be negative";
+    config.combineThresholdBytes = combineThresholdBytes;
     return success();
   }
 
@@ -65,6 +72,7 @@ struct OptimizeCollectivesPass
       return signalPassFailure();
     }
     eraseDuplicateCollectives(module, run);
+    combineAllReduces(module, run);
 
     if (printCounts) {
       llvm::raw_ostream &os = llvm::errs();
@@ -88,6 +96,7 @@ struct OptimizeCollectivesPass
     numTrivialGroup += run.count(Rewrite::TrivialGroup);
     numDeadCollective += run.count(Rewrite::DeadCollective);
     numDuplicateCollective += run.count(Rewrite::DuplicateCollective);
+    numAllReduceCombined += run.count(Rewrite::AllReduceCombiner);
   }
 
   RewriteConfig config;

@@ -30,6 +30,8 @@ llvm::StringRef rewriteName(Rewrite rewrite) {
     return "dead-collective";
   case Rewrite::DuplicateCollective:
     return "duplicate-collective";
+  case Rewrite::AllReduceCombiner:
+    return "all-reduce-combiner";
   }
   llvm_unreachable("unknown rewrite");
 }

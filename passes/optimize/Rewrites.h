@@ -34,16 +34,19 @@ enum class Rewrite {
   TrivialGroup,          // collectives over groups of one device
   DeadCollective,        // collectives whose result is unused
   DuplicateCollective,   // identical collectives of the same operand
+  // independent all_reduces -> one on a concatenation
+  AllReduceCombiner,
 };
 
 inline constexpr size_t kNumRewrites =
-    static_cast<size_t>(Rewrite::DuplicateCollective) + 1;
+    static_cast<size_t>(Rewrite::AllReduceCombiner) + 1;
 
 /// The option spelling of a rewrite (`reduce-scatter`, ...).
 llvm::StringRef rewriteName(Rewrite rewrite);
 std::optional<Rewrite> parseRewrite(llvm::StringRef name);
 
-/// Which rewrites run and how many times each fired.
+/// Which rewrites run, how many times each fired, and the all-reduce
+/// combiner's threshold.
 class RewriteConfig {
 public:
   RewriteConfig() { enabledFlags.fill(true); }
@@ -52,6 +55,9 @@ public:
   void setEnabled(Rewrite r, bool on) { enabledFlags[index(r)] = on; }
   void fired(Rewrite r, int64_t times = 1) { counts[index(r)] += times; }
   int64_t count(Rewrite r) const { return counts[index(r)]; }
+
+  /// Largest combined all_reduce the combiner builds, in bytes.
+  int64_t combineThresholdBytes = 30 * 1024 * 1024;
 
 private:
   static size_t index(Rewrite r) { return static_cast<size_t>(r); }
@@ -71,6 +77,9 @@ void populateRedundantPatterns(mlir::RewritePatternSet &patterns,
 /// Replaces every collective that repeats an identical, dominating one (same
 /// operands and attributes) by it (CollectiveCSE.cpp).
 void eraseDuplicateCollectives(mlir::Operation *root, RewriteConfig &config);
+
+/// Combines independent all_reduces of each block (AllReduceCombiner.cpp).
+void combineAllReduces(mlir::Operation *root, RewriteConfig &config);
 
 } // namespace xspmd::optimize
 

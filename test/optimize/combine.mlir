@@ -1,5 +1,5 @@
-// RUN: xla-opt %s --xla-optimize-collectives -split-input-file | FileCheck %s
-// RUN: xla-opt %s --xla-optimize-collectives=disable=gather-gather,slice-slice,reduce-reduce -split-input-file | FileCheck %s --check-prefix=OFF
+// RUN: xla-opt %s --xla-optimize-collectives=disable=all-reduce-combiner -split-input-file | FileCheck %s
+// RUN: xla-opt %s --xla-optimize-collectives=disable=gather-gather,slice-slice,reduce-reduce,all-reduce-combiner -split-input-file | FileCheck %s --check-prefix=OFF
 
 xla.mesh @mesh = <["x"=2, "y"=4, "z"=2]>
 

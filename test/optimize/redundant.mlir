@@ -1,4 +1,4 @@
-// RUN: xla-opt %s --xla-optimize-collectives -split-input-file | FileCheck %s
+// RUN: xla-opt %s --xla-optimize-collectives=disable=all-reduce-combiner -split-input-file | FileCheck %s
 
 xla.mesh @mesh = <["x"=2, "y"=4]>
 
