@@ -94,7 +94,7 @@ def XlaPartitionPass : Pass<"xla-partition", "::mlir::ModuleOp"> {
 
 def XlaOptimizeCollectivesPass
     : Pass<"xla-optimize-collectives", "::mlir::ModuleOp"> {
-  let summary = "Combines and simplifies collectives";
+  let summary = "Combines, simplifies and decomposes collectives";
   let description = [{
     Rewrites the collectives of SPMD programs (those --xla-partition emits
     and hand-written ones) into cheaper equivalent ones. Each rewrite has a
@@ -121,6 +121,11 @@ def XlaOptimizeCollectivesPass
     - `identity-permute`, `trivial-group`, `dead-collective`,
       `duplicate-collective`: permutes of every device to itself, groups of
       one device, unused collectives, repeated identical collectives.
+    - `hierarchical-all-reduce`, `hierarchical-reduce-scatter`,
+      `hierarchical-all-gather`: on a hybrid mesh, a collective whose groups
+      span d > 1 slices with i > 1 members each runs over ICI and DCN in
+      stages so that DCN carries 1/i of the data; stages are tagged
+      `link = ici` / `link = dcn`.
 
     ```mlir
     %r = xla.all_reduce sum %x mesh_axes = @mesh["model"] : tensor<8x32xf32>
@@ -163,6 +168,12 @@ def XlaOptimizeCollectivesPass
               "duplicate collectives replaced">,
     Statistic<"numAllReduceCombined", "all-reduce-combiner",
               "independent all_reduces merged into combined ones">,
+    Statistic<"numHierarchicalAllReduce", "hierarchical-all-reduce",
+              "all_reduces decomposed into ICI and DCN stages">,
+    Statistic<"numHierarchicalReduceScatter", "hierarchical-reduce-scatter",
+              "reduce_scatters decomposed into ICI and DCN stages">,
+    Statistic<"numHierarchicalAllGather", "hierarchical-all-gather",
+              "all_gathers decomposed into DCN and ICI stages">,
   ];
 }
 

@@ -1,11 +1,13 @@
 //===- OptimizeCollectives.cpp - --xla-optimize-collectives ---------------===//
 //
-// Runs the rewrites of passes/optimize/ in two phases:
+// Runs the rewrites of passes/optimize/ in four phases:
 //
 // 1. duplicate collectives, then the greedy patterns (all_reduce + all_slice,
 //    chains, redundant reshards, trivial and dead collectives), then
 //    duplicates again (the patterns can make collectives identical);
-// 2. the all-reduce combiner, once chains are merged and slices moved.
+// 2. the all-reduce combiner, once chains are merged and slices moved;
+// 3. the hierarchical decomposition, last, so that combined all_reduces are
+//    decomposed too and no pattern reassembles the stages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +75,7 @@ struct OptimizeCollectivesPass
     }
     eraseDuplicateCollectives(module, run);
     combineAllReduces(module, run);
+    decomposeHierarchically(module, run);
 
     if (printCounts) {
       llvm::raw_ostream &os = llvm::errs();
@@ -97,6 +100,10 @@ struct OptimizeCollectivesPass
     numDeadCollective += run.count(Rewrite::DeadCollective);
     numDuplicateCollective += run.count(Rewrite::DuplicateCollective);
     numAllReduceCombined += run.count(Rewrite::AllReduceCombiner);
+    numHierarchicalAllReduce += run.count(Rewrite::HierarchicalAllReduce);
+    numHierarchicalReduceScatter +=
+        run.count(Rewrite::HierarchicalReduceScatter);
+    numHierarchicalAllGather += run.count(Rewrite::HierarchicalAllGather);
   }
 
   RewriteConfig config;

@@ -32,6 +32,12 @@ llvm::StringRef rewriteName(Rewrite rewrite) {
     return "duplicate-collective";
   case Rewrite::AllReduceCombiner:
     return "all-reduce-combiner";
+  case Rewrite::HierarchicalAllReduce:
+    return "hierarchical-all-reduce";
+  case Rewrite::HierarchicalReduceScatter:
+    return "hierarchical-reduce-scatter";
+  case Rewrite::HierarchicalAllGather:
+    return "hierarchical-all-gather";
   }
   llvm_unreachable("unknown rewrite");
 }

@@ -36,10 +36,14 @@ enum class Rewrite {
   DuplicateCollective,   // identical collectives of the same operand
   // independent all_reduces -> one on a concatenation
   AllReduceCombiner,
+  // hierarchical ICI/DCN decomposition
+  HierarchicalAllReduce,
+  HierarchicalReduceScatter,
+  HierarchicalAllGather,
 };
 
 inline constexpr size_t kNumRewrites =
-    static_cast<size_t>(Rewrite::AllReduceCombiner) + 1;
+    static_cast<size_t>(Rewrite::HierarchicalAllGather) + 1;
 
 /// The option spelling of a rewrite (`reduce-scatter`, ...).
 llvm::StringRef rewriteName(Rewrite rewrite);
@@ -80,6 +84,10 @@ void eraseDuplicateCollectives(mlir::Operation *root, RewriteConfig &config);
 
 /// Combines independent all_reduces of each block (AllReduceCombiner.cpp).
 void combineAllReduces(mlir::Operation *root, RewriteConfig &config);
+
+/// Decomposes collectives over groups spanning ICI and DCN
+/// (Hierarchical.cpp).
+void decomposeHierarchically(mlir::Operation *root, RewriteConfig &config);
 
 } // namespace xspmd::optimize
 
