@@ -206,4 +206,93 @@ def XlaPartitionPass : Pass<"xla-partition", "::mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Collective optimization
+//===----------------------------------------------------------------------===//
+
+def XlaOptimizeCollectivesPass
+    : Pass<"xla-optimize-collectives", "::mlir::ModuleOp"> {
+  let summary = "Combines, simplifies and decomposes collectives";
+  let description = [{
+    Rewrites the collectives of SPMD programs (those --xla-partition emits
+    and hand-written ones) into cheaper equivalent ones. Each rewrite has a
+    name, a statistic, and can be turned off with `disable=name,...`;
+    docs/optimize.md gives each one's correctness argument and bytes saved.
+
+    - `reduce-scatter`: an all_reduce used only by alike all_slices over the
+      same participants becomes a reduce_scatter; over a subset S of its
+      axes A, a reduce_scatter over S then an all_reduce over A \ S.
+    - `slice-before-reduce`: all_slice axes disjoint from the all_reduce's:
+      slice first, reduce the smaller block.
+    - `gather-gather`, `slice-slice`, `reduce-reduce`: chains on one dim
+      (over disjoint mesh axes) become one collective over the
+      concatenated axes (gathers: the later gather's axes major).
+    - `all-reduce-combiner`: independent all_reduces of a block with the
+      same kind, scale, participants and element type become one all_reduce
+      of their flattened concatenation (at most `combine-threshold-bytes`).
+    - `gather-slice`: all_slice of an all_gather over the same participants
+      is the gather's input; over a prefix of its axes, a smaller gather.
+    - `gather-slice-to-all-to-all`: the same pair on different dims is an
+      all_to_all.
+    - `slice-gather`: all_gather over a suffix S of an all_slice's axes, of a
+      value replicated over S, undoes the slice.
+    - `identity-permute`, `trivial-group`, `dead-collective`,
+      `duplicate-collective`: permutes of every device to itself, groups of
+      one device, unused collectives, repeated identical collectives.
+    - `hierarchical-all-reduce`, `hierarchical-reduce-scatter`,
+      `hierarchical-all-gather`: on a hybrid mesh, a collective whose groups
+      span d > 1 slices with i > 1 members each runs over ICI and DCN in
+      stages so that DCN carries 1/i of the data; stages are tagged
+      `link = ici` / `link = dcn`.
+
+    ```mlir
+    %r = xla.all_reduce sum %x mesh_axes = @mesh["model"] : tensor<8x32xf32>
+    %s = xla.all_slice %r, dim = 0 mesh_axes = @mesh["model"] : (tensor<8x32xf32>) -> tensor<2x32xf32>
+    // becomes
+    %s = xla.reduce_scatter sum %x, dim = 0 mesh_axes = @mesh["model"] : (tensor<8x32xf32>) -> tensor<2x32xf32>
+    ```
+  }];
+  let options = [
+    ListOption<"disabled", "disable", "std::string",
+               "Rewrites not to apply (comma-separated names)">,
+    Option<"combineThresholdBytes", "combine-threshold-bytes", "int64_t",
+           "31457280",
+           "Largest all_reduce the all-reduce combiner builds, in bytes">,
+    Option<"printCounts", "print-counts", "bool", "false",
+           "Print how many times each rewrite fired to stderr (the "
+           "statistics below are compiled out of release builds of LLVM)">,
+  ];
+  let statistics = [
+    Statistic<"numReduceScatter", "reduce-scatter",
+              "all_reduce + all_slice turned into reduce_scatter">,
+    Statistic<"numSliceBeforeReduce", "slice-before-reduce",
+              "all_slices moved before an all_reduce">,
+    Statistic<"numGatherGather", "gather-gather", "all_gather pairs combined">,
+    Statistic<"numSliceSlice", "slice-slice", "all_slice pairs combined">,
+    Statistic<"numReduceReduce", "reduce-reduce", "all_reduce pairs combined">,
+    Statistic<"numGatherSlice", "gather-slice",
+              "all_gather + all_slice pairs removed or shrunk">,
+    Statistic<"numGatherSliceToAllToAll", "gather-slice-to-all-to-all",
+              "all_gather + all_slice pairs turned into all_to_all">,
+    Statistic<"numSliceGather", "slice-gather",
+              "all_slice + all_gather pairs removed or shrunk">,
+    Statistic<"numIdentityPermute", "identity-permute",
+              "identity collective_permutes removed">,
+    Statistic<"numTrivialGroup", "trivial-group",
+              "collectives over one-device groups removed">,
+    Statistic<"numDeadCollective", "dead-collective",
+              "unused collectives erased">,
+    Statistic<"numDuplicateCollective", "duplicate-collective",
+              "duplicate collectives replaced">,
+    Statistic<"numAllReduceCombined", "all-reduce-combiner",
+              "independent all_reduces merged into combined ones">,
+    Statistic<"numHierarchicalAllReduce", "hierarchical-all-reduce",
+              "all_reduces decomposed into ICI and DCN stages">,
+    Statistic<"numHierarchicalReduceScatter", "hierarchical-reduce-scatter",
+              "reduce_scatters decomposed into ICI and DCN stages">,
+    Statistic<"numHierarchicalAllGather", "hierarchical-all-gather",
+              "all_gathers decomposed into DCN and ICI stages">,
+  ];
+}
+
 #endif // XSPMD_PASSES_PASSES_TD
