@@ -47,6 +47,21 @@ Tolerance defaultCheckTolerance(ElementType type) {
   }
 }
 
+Tolerance checkTolerance(const Tensor &reference) {
+  Tolerance tol = defaultCheckTolerance(reference.getElementType());
+  if (tol.atol == 0)
+    return tol; // exact types
+  double scale = 1.0;
+  for (int64_t i = 0, e = reference.getNumElements(); i < e; ++i) {
+    double v = std::fabs(
+        loadAsDouble(reference.data(), reference.getElementType(), i));
+    if (std::isfinite(v))
+      scale = std::max(scale, v);
+  }
+  tol.atol *= scale;
+  return tol;
+}
+
 Comparison compareTensors(const Tensor &actual, const Tensor &expected,
                           Tolerance tolerance) {
   Comparison c;

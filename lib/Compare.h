@@ -35,6 +35,13 @@ struct ExpectedThresholds {
 /// Default --check tolerances per element type (docs/runtime.md).
 Tolerance defaultCheckTolerance(runtime::ElementType type);
 
+/// The --check tolerance for comparing with `reference`: the type's default
+/// with atol scaled by the reference's largest magnitude (at least 1). A
+/// partitioned reduction rounds its partial sums before adding them, so its
+/// error is a few ulps of the magnitudes summed, not of each (possibly
+/// cancelled) output element.
+Tolerance checkTolerance(const runtime::Tensor &reference);
+
 struct Comparison {
   bool matches = true;
   /// Why not: "metadata is ...; expected ..." or "element at index 3 (2.5)

@@ -4,6 +4,7 @@
 
 #include "dialects/xla/XlaDialect.h"
 #include "passes/Passes.h"
+#include "passes/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -15,5 +16,6 @@ void xspmd::registerAllDialects(mlir::DialectRegistry &registry) {
 
 void xspmd::registerAllPasses() {
   xspmd::registerXlaPasses();
+  xspmd::registerXlaPipelines();
   mlir::registerTransformsPasses();
 }

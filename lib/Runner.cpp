@@ -73,6 +73,18 @@ bindValue(func::FuncOp func, xla::ShardingAttr sharding,
   return value;
 }
 
+/// The global type the partitioner recorded for a value (`xla.global_type`).
+static std::optional<TensorSpec> globalTypeOf(DictionaryAttr attrs,
+                                              const TensorSpec &local) {
+  auto attr =
+      attrs ? dyn_cast_or_null<TypeAttr>(attrs.get(xla::kGlobalTypeAttrName))
+            : TypeAttr();
+  if (!attr)
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(attr.getValue());
+  return TensorSpec{local.type, Shape(type.getShape())};
+}
+
 llvm::Expected<FunctionRunner>
 FunctionRunner::create(Session &session, llvm::StringRef function,
                        int64_t requestedDevices,
@@ -123,8 +135,9 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
   };
   int64_t n = runner.numDevices;
   for (size_t i = 0; i < runner.program->argSpecs.size(); ++i) {
-    std::optional<TensorSpec> hint;
-    if (ref)
+    std::optional<TensorSpec> hint =
+        globalTypeOf(func->getArgAttrDict(i), runner.program->argSpecs[i]);
+    if (!hint && ref)
       hint = ref->argSpecs[i];
     xla::ShardingAttr sharding =
         n > 1 ? shardingOf(func->getArgAttrDict(i)) : xla::ShardingAttr();
@@ -136,8 +149,9 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
     runner.args.push_back(std::move(*value));
   }
   for (size_t i = 0; i < runner.program->resultSpecs.size(); ++i) {
-    std::optional<TensorSpec> hint;
-    if (ref)
+    std::optional<TensorSpec> hint = globalTypeOf(
+        func->getResultAttrDict(i), runner.program->resultSpecs[i]);
+    if (!hint && ref)
       hint = ref->resultSpecs[i];
     xla::ShardingAttr sharding =
         n > 1 ? shardingOf(func->getResultAttrDict(i)) : xla::ShardingAttr();

@@ -8,8 +8,10 @@
 #include "dialects/xla/XlaOps.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -121,7 +123,9 @@ llvm::Expected<int64_t> Session::resolveDeviceCount(func::FuncOp func,
                           llvm::Twine(*groupDevices) + " devices");
     return requested;
   }
-  if (!deviceDependent)
+  // A partitioned function runs on its mesh even where it happens not to
+  // communicate (data parallel inference).
+  if (!deviceDependent && !func->hasAttr(xla::kPartitionedAttrName))
     return 1;
   if (meshDevices)
     return *meshDevices;
@@ -141,6 +145,77 @@ Session::getProgram(func::FuncOp func, int64_t numDevices) {
     return sessionError("cannot run @" + func.getSymName() +
                         " on the simulator (see the diagnostics above)");
   return &programs.emplace(key, std::move(*program)).first->second;
+}
+
+bool Session::needsPartitioning(func::FuncOp func) {
+  if (func.isExternal() || func->hasAttr(xla::kPartitionedAttrName))
+    return false;
+  // Hand-written SPMD code (collectives, device ids) runs as written.
+  bool annotated = false, spmd = false;
+  func.walk([&](Operation *op) {
+    spmd |= runtime::isDeviceDependent(op) ||
+            isa<xla::CollectiveOpInterface>(op);
+    annotated |= isa<xla::MarkShardingOp>(op) ||
+                 op->hasAttr(xla::kShardingAttrName);
+  });
+  if (spmd)
+    return false;
+  auto hasSharding = [](DictionaryAttr attrs) {
+    return attrs && attrs.get(xla::kShardingAttrName);
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    annotated |= hasSharding(func.getArgAttrDict(i));
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    annotated |= hasSharding(func.getResultAttrDict(i));
+  return annotated;
+}
+
+llvm::Expected<func::FuncOp>
+Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
+  // Partition a copy in a scratch module holding the meshes, so that the
+  // original stays the reference and other functions are untouched.
+  OpBuilder builder(context.get());
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
+  builder.setInsertionPointToEnd(scratch->getBody());
+  for (auto mesh : module->getOps<xla::MeshOp>())
+    builder.clone(*mesh);
+  builder.clone(*func);
+  PassManager pm(context.get());
+  buildSpmdPipeline(pm, options);
+  if (failed(pm.run(*scratch)))
+    return sessionError("cannot partition @" + func.getSymName() +
+                        " (see the diagnostics above)");
+  auto partitioned = scratch->lookupSymbol<func::FuncOp>(func.getSymName());
+  std::string name = (func.getSymName() + ".spmd").str();
+  SymbolTable symbols(*module);
+  if (Operation *old = symbols.lookup(name))
+    symbols.erase(old);
+  builder.setInsertionPointAfter(func);
+  auto copy = cast<func::FuncOp>(builder.clone(*partitioned));
+  copy.setSymName(name);
+  copy.setPrivate();
+  if (failed(verify(copy)))
+    return sessionError("the partitioned @" + func.getSymName() +
+                        " does not verify (see the diagnostics above)");
+  return copy;
+}
+
+std::string describeCollectives(func::FuncOp func) {
+  llvm::SmallVector<std::pair<llvm::StringRef, int64_t>> counts;
+  func.walk([&](xla::CollectiveOpInterface op) {
+    llvm::StringRef name = op->getName().stripDialect();
+    auto it = llvm::find_if(counts, [&](auto &c) { return c.first == name; });
+    if (it == counts.end())
+      counts.push_back({name, 1});
+    else
+      ++it->second;
+  });
+  if (counts.empty())
+    return "no collectives";
+  std::string text;
+  for (auto [i, c] : llvm::enumerate(counts))
+    text += (i ? ", " : "") + std::to_string(c.second) + " " + c.first.str();
+  return text;
 }
 
 } // namespace xspmd

@@ -10,6 +10,7 @@
 #ifndef XSPMD_LIB_SESSION_H
 #define XSPMD_LIB_SESSION_H
 
+#include "passes/Pipelines.h"
 #include "runtime/exec/Program.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,6 +64,18 @@ public:
   llvm::Expected<const runtime::Program *> getProgram(mlir::func::FuncOp func,
                                                       int64_t numDevices);
 
+  /// Whether `func` is a single-device program with sharding annotations
+  /// (function or op shardings, mark_sharding) that the SPMD pipeline should
+  /// partition before it runs.
+  static bool needsPartitioning(mlir::func::FuncOp func);
+
+  /// Runs the SPMD pipeline on a copy of `func` and the module's meshes and
+  /// adds the result to the module as `@<name>.spmd`, leaving `func` as
+  /// written (the single-device reference). Fails after emitting
+  /// diagnostics.
+  llvm::Expected<mlir::func::FuncOp>
+  partition(mlir::func::FuncOp func, const SpmdPipelineOptions &options);
+
 private:
   Session();
 
@@ -72,6 +85,10 @@ private:
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::map<std::pair<std::string, int64_t>, runtime::Program> programs;
 };
+
+/// "2 all_reduce, 1 all_gather" (in order of first appearance), or "no
+/// collectives".
+std::string describeCollectives(mlir::func::FuncOp func);
 
 } // namespace xspmd
 

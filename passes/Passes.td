@@ -56,7 +56,7 @@ class XlaPropagationPassBase<string name> : Pass<name, "::mlir::ModuleOp"> {
   list<Option> costOptions = [
     Option<"iciCost", "ici-cost", "double", "1.0",
            "Cost of one byte received over ICI (intra-slice links)">,
-    Option<"dcnCost", "dcn-cost", "double", "10.0",
+    Option<"dcnCost", "dcn-cost", "double", "16.0",
            "Cost of one byte received over DCN (between slices); mixed axes "
            "pay this rate">,
   ];

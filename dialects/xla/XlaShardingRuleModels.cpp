@@ -160,6 +160,10 @@ OpShardingRule rule(GatherOp op) {
   for (int64_t d = 1, e = table.size(); d < e; ++d)
     b.addFactor({d, -1}, {numIndexDims + d - 1}, table[d]);
   b.addFactor({0, -1}, {}, table[0], Kind::reduction);
+  // Devices not owning a row contribute the identity: false for i1 (which
+  // has no sum), zero otherwise.
+  if (op.getType().getElementType().isInteger(1))
+    b.setReductionKind(ReductionKind::or_);
   return b.build();
 }
 

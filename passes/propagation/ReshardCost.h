@@ -28,7 +28,7 @@ namespace xspmd::prop {
 /// Cost of one byte received over each link class.
 struct CostModel {
   double iciByteCost = 1.0;
-  double dcnByteCost = 10.0;
+  double dcnByteCost = 16.0;
 
   /// A mixed axis (ICI inside slices, DCN across them) is charged at the DCN
   /// rate: its collectives wait for the slowest hop.

@@ -13,7 +13,7 @@ xla.mesh @mesh = <["data"=2, "model"=2]>
 // A Megatron-style MLP, rows of x split over data, w1 by columns and w2 by
 // rows over model; the partial products are summed over model.
 // MLP: EXEC @mlp on 4 devices
-// MLP: [check] result[0]: 8x8xf32 max abs error {{.*}}, max rel error {{.*}} (atol 1e-05, rtol 0.0001): ok
+// MLP: [check] result[0]: 8x8xf32 max abs error {{.*}}, max rel error {{.*}} (atol {{[0-9.e+-]+}}, rtol 0.0001): ok
 // MLP: [SUCCESS]
 func.func @mlp(%x: tensor<4x8xf32> {xla.sharding = #xla.sharding<@mesh, [{"data"}, {}]>},
                %w1: tensor<8x8xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {"model"}]>},
@@ -79,5 +79,5 @@ func.func @missing_all_reduce(%x: tensor<4x8xf32> {xla.sharding = #xla.sharding<
   return %p : tensor<4x8xf32>
 }
 
-// NOREF: xla-run: error: --check needs --reference-function=NAME
+// NOREF: xla-run: error: --check needs a reference: annotate the program with shardings (it is then partitioned and compared with itself as written) or give --reference-function=NAME
 // ARITY: xla-run: error: reference @rng_reference has 0 arguments and 1 results but @mlp has 3 and 1

@@ -34,6 +34,7 @@ struct Options {
   uint64_t seed = 0;
   int64_t devices = 0;
   bool check = false;
+  bool noPartition = false;
   std::string referenceFunction;
   std::vector<std::string> deviceFunctions;
   std::optional<double> checkAtol, checkRtol;
@@ -115,7 +116,7 @@ llvm::Expected<bool> checkAgainstReference(const Options &opts,
     return reference.takeError();
   bool ok = true;
   for (size_t i = 0; i < outputs.size(); ++i) {
-    Tolerance tol = defaultCheckTolerance(outputs[i].getElementType());
+    Tolerance tol = checkTolerance((*reference)[i]);
     if (opts.checkAtol)
       tol.atol = *opts.checkAtol;
     if (opts.checkRtol)
@@ -140,11 +141,34 @@ int run(const Options &opts) {
       Session::loadFile(opts.module);
   if (!session)
     return fail(session.takeError());
-  if (opts.check && opts.referenceFunction.empty())
-    return fail("--check needs --reference-function=NAME: the function that "
-                "computes the same results unpartitioned, on global shapes");
-  llvm::Expected<FunctionRunner> runner = FunctionRunner::create(
-      **session, opts.function, opts.devices, opts.referenceFunction);
+  // A single-device program with sharding annotations is partitioned first
+  // (--xla-spmd-pipeline); the program as written is then the reference.
+  std::string function = opts.function;
+  std::string reference = opts.referenceFunction;
+  if (!opts.noPartition) {
+    llvm::Expected<mlir::func::FuncOp> func =
+        (*session)->resolveFunction(opts.function);
+    if (!func)
+      return fail(func.takeError());
+    if (Session::needsPartitioning(*func)) {
+      llvm::Expected<mlir::func::FuncOp> spmd =
+          (*session)->partition(*func, SpmdPipelineOptions());
+      if (!spmd)
+        return fail(spmd.takeError());
+      llvm::outs() << fmt::format(
+          "PARTITIONED @{} into @{}: {}\n", func->getSymName().str(),
+          spmd->getSymName().str(), describeCollectives(*spmd));
+      function = spmd->getSymName().str();
+      if (reference.empty())
+        reference = func->getSymName().str();
+    }
+  }
+  if (opts.check && reference.empty())
+    return fail("--check needs a reference: annotate the program with "
+                "shardings (it is then partitioned and compared with itself "
+                "as written) or give --reference-function=NAME");
+  llvm::Expected<FunctionRunner> runner =
+      FunctionRunner::create(**session, function, opts.devices, reference);
   if (!runner)
     return fail(runner.takeError());
   for (llvm::StringRef spec : opts.deviceFunctions) {
@@ -248,6 +272,9 @@ int main(int argc, char **argv) {
   app.add_flag("--check", opts.check,
                "also run the reference function on one device and compare "
                "every output");
+  app.add_flag("--no-partition", opts.noPartition,
+               "run the function as written even when it carries shardings "
+               "(default: partition it with --xla-spmd-pipeline first)");
   app.add_option("--reference-function", opts.referenceFunction,
                  "unpartitioned function computing the same results on "
                  "global shapes");

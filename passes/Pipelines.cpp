@@ -1,0 +1,38 @@
+//===- Pipelines.cpp - named pass pipelines of xspmd ----------------------===//
+
+#include "passes/Pipelines.h"
+
+#include "passes/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace xspmd {
+
+void buildSpmdPipeline(mlir::OpPassManager &pm,
+                       const SpmdPipelineOptions &options) {
+  XlaPropagateShardingPassOptions propagate;
+  propagate.iciCost = options.iciByteCost;
+  propagate.dcnCost = options.dcnByteCost;
+  pm.addPass(createXlaPropagateShardingPass(propagate));
+  XlaPartitionPassOptions partition;
+  partition.iciByteCost = options.iciByteCost;
+  partition.dcnByteCost = options.dcnByteCost;
+  pm.addPass(createXlaPartitionPass(partition));
+  // The partitioner emits device-index arithmetic and masks per op; fold and
+  // share them before the collectives are optimized.
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+  if (options.optimize)
+    pm.addPass(createXlaOptimizeCollectivesPass());
+}
+
+void registerXlaPipelines() {
+  mlir::PassPipelineRegistration<SpmdPipelineOptions>(
+      "xla-spmd-pipeline",
+      "Propagate shardings, partition into an SPMD program and optimize its "
+      "collectives",
+      buildSpmdPipeline);
+}
+
+} // namespace xspmd

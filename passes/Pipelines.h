@@ -1,0 +1,34 @@
+//===- Pipelines.h - named pass pipelines of xspmd --------------*- C++ -*-===//
+
+#ifndef XSPMD_PASSES_PIPELINES_H
+#define XSPMD_PASSES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace xspmd {
+
+struct SpmdPipelineOptions
+    : public mlir::PassPipelineOptions<SpmdPipelineOptions> {
+  Option<double> iciByteCost{*this, "ici-byte-cost",
+                             llvm::cl::desc("Relative cost of an ICI byte"),
+                             llvm::cl::init(1.0)};
+  Option<double> dcnByteCost{*this, "dcn-byte-cost",
+                             llvm::cl::desc("Relative cost of a DCN byte"),
+                             llvm::cl::init(16.0)};
+  Option<bool> optimize{*this, "optimize",
+                        llvm::cl::desc("Run --xla-optimize-collectives"),
+                        llvm::cl::init(true)};
+};
+
+/// propagate sharding -> partition -> canonicalize + cse -> optimize
+/// collectives.
+void buildSpmdPipeline(mlir::OpPassManager &pm,
+                       const SpmdPipelineOptions &options);
+
+/// Registers `--xla-spmd-pipeline`.
+void registerXlaPipelines();
+
+} // namespace xspmd
+
+#endif // XSPMD_PASSES_PIPELINES_H
