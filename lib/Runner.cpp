@@ -21,14 +21,6 @@ static llvm::Error runnerError(const std::string &message) {
 }
 
 /// One axis holding every device: the mesh of values without a sharding.
-static MeshLayout flatMesh(int64_t numDevices) {
-  MeshLayout mesh;
-  mesh.axisNames = {"devices"};
-  mesh.axisSizes = {numDevices};
-  for (int64_t d = 0; d < numDevices; ++d)
-    mesh.deviceArray.push_back(d);
-  return mesh;
-}
 
 /// The layout of one argument or result. `globalHint` is the reference's
 /// type for this value, if any.
@@ -38,23 +30,30 @@ bindValue(func::FuncOp func, xla::ShardingAttr sharding,
           int64_t numDevices, const std::string &what) {
   ValueLayout value;
   value.local = local;
+  xla::MeshAttr mesh;
   if (sharding) {
     xla::MeshOp meshOp = xla::lookupMesh(func, sharding.getMesh());
-    xla::MeshAttr mesh = meshOp.getMesh();
+    mesh = meshOp.getMesh();
     if (mesh.getNumDevices() != numDevices)
       return runnerError(fmt::format(
           "{} is sharded over @{} ({} devices) but the run uses {} devices",
           what, meshOp.getSymName().str(), mesh.getNumDevices(), numDevices));
-    value.mesh = MeshLayout::fromAttr(mesh);
-    value.shards = ShardLayout::fromAttr(sharding, mesh);
+    value.mesh = xla::MeshModel::fromAttr(mesh);
   } else {
-    value.mesh = flatMesh(numDevices);
-    value.shards = ShardLayout::replicated(local.shape.size());
+    value.mesh = xla::MeshModel::flat(numDevices);
   }
+  auto layoutFor = [&](llvm::ArrayRef<int64_t> global) {
+    return sharding
+               ? xla::ShardLayout::fromSharding(sharding, value.mesh, global)
+               : xla::ShardLayout::replicated(global);
+  };
   if (!globalHint) {
+    // Without a global type, each local dimension is one unpadded block.
     value.global = local;
+    value.shards = layoutFor(local.shape);
     for (size_t d = 0; d < local.shape.size(); ++d)
       value.global.shape[d] *= value.shards.numShards(value.mesh, d);
+    value.shards = layoutFor(value.global.shape);
     return value;
   }
   value.global = *globalHint;
@@ -62,7 +61,8 @@ bindValue(func::FuncOp func, xla::ShardingAttr sharding,
       globalHint->shape.size() != local.shape.size())
     return runnerError(fmt::format("{} is {} but the reference's is {}", what,
                                    local.toString(), globalHint->toString()));
-  Shape expected = value.shards.localShape(value.mesh, globalHint->shape);
+  value.shards = layoutFor(globalHint->shape);
+  Shape expected(value.shards.localShape(value.mesh));
   if (!llvm::equal(expected, local.shape))
     return runnerError(fmt::format(
         "{}: the reference's {} splits into blocks of {} but the function "
@@ -193,10 +193,11 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs) const {
     // Replicas of a block share one copy (tensors are immutable).
     std::map<std::vector<int64_t>, Tensor> blocks;
     for (int64_t d = 0; d < numDevices; ++d) {
-      Shape offsets =
-          args[i].shards.blockOffsets(args[i].mesh, inputs[i].getShape(), d);
+      Shape offsets = args[i].shards.blockOffsets(
+          args[i].mesh, args[i].mesh.coordsOfDevice(d));
       std::vector<int64_t> key(offsets.begin(), offsets.end());
-      key.push_back(args[i].shards.partialPosition(args[i].mesh, d));
+      key.push_back(args[i].shards.partialIndex(
+          args[i].mesh, args[i].mesh.coordsOfDevice(d)));
       auto [it, inserted] = blocks.try_emplace(key);
       if (inserted)
         it->second = extractBlock(inputs[i], args[i].shards, args[i].mesh, d);

@@ -20,7 +20,7 @@
 #define XSPMD_LIB_RUNNER_H
 
 #include "lib/Session.h"
-#include "runtime/exec/ShardLayout.h"
+#include "runtime/exec/GlobalBlocks.h"
 
 #include <vector>
 
@@ -28,8 +28,8 @@ namespace xspmd {
 
 /// How one function value is spread over the devices.
 struct ValueLayout {
-  runtime::MeshLayout mesh;
-  runtime::ShardLayout shards;
+  xla::MeshModel mesh;
+  xla::ShardLayout shards;
   /// The value as the user sees it, and as one device holds it.
   runtime::TensorSpec global, local;
 };

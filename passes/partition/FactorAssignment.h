@@ -11,7 +11,7 @@
 #define XSPMD_PASSES_PARTITION_FACTORASSIGNMENT_H
 
 #include "dialects/xla/XlaShardingRule.h"
-#include "passes/partition/ShardLayout.h"
+#include "passes/partition/ReshardPlanner.h"
 
 namespace xspmd::partition {
 

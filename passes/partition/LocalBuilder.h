@@ -8,7 +8,7 @@
 #ifndef XSPMD_PASSES_PARTITION_LOCALBUILDER_H
 #define XSPMD_PASSES_PARTITION_LOCALBUILDER_H
 
-#include "passes/partition/ShardLayout.h"
+#include "passes/partition/ReshardPlanner.h"
 
 #include "mlir/IR/Builders.h"
 

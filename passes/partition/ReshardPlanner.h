@@ -23,7 +23,7 @@
 #ifndef XSPMD_PASSES_PARTITION_RESHARDPLANNER_H
 #define XSPMD_PASSES_PARTITION_RESHARDPLANNER_H
 
-#include "passes/partition/ShardLayout.h"
+#include "dialects/xla/XlaShardLayout.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -31,6 +31,10 @@
 #include <utility>
 
 namespace xspmd::partition {
+
+using xla::MeshModel;
+using xla::paddedDimSize;
+using xla::ShardLayout;
 
 enum class ReshardKind {
   AllReduce,

@@ -1,6 +1,6 @@
-//===- ShardLayout.cpp - how a sharded tensor lies on the devices ---------===//
+//===- XlaShardLayout.cpp - how a sharded tensor lies on devices ----------===//
 
-#include "passes/partition/ShardLayout.h"
+#include "dialects/xla/XlaShardLayout.h"
 
 #include "dialects/xla/XlaMesh.h"
 
@@ -10,17 +10,31 @@
 
 using namespace llvm;
 
-namespace xspmd::partition {
+namespace xspmd::xla {
 
-MeshModel MeshModel::fromAttr(xla::MeshAttr mesh) {
+MeshModel MeshModel::fromAttr(MeshAttr mesh) {
   MeshModel model;
   for (auto [i, axis] : llvm::enumerate(mesh.getAxes())) {
     model.axisSizes.push_back(axis.getSize());
     model.axisLinks.push_back(mesh.getLinkClass(i));
-    model.axisNames.push_back(axis.getName().getValue());
+    model.axisNames.push_back(axis.getName().str());
   }
   model.deviceArray = mesh.getDeviceArray();
   return model;
+}
+
+MeshModel MeshModel::flat(int64_t numDevices) {
+  MeshModel model;
+  model.axisSizes = {numDevices};
+  model.axisLinks = {LinkClass::ici};
+  model.axisNames = {"devices"};
+  for (int64_t d = 0; d < numDevices; ++d)
+    model.deviceArray.push_back(d);
+  return model;
+}
+
+SmallVector<int64_t> MeshModel::coordsOfDevice(int64_t id) const {
+  return coordsOfPosition(llvm::find(deviceArray, id) - deviceArray.begin());
 }
 
 int64_t MeshModel::axisIndex(StringRef name) const {
@@ -46,29 +60,29 @@ SmallVector<int64_t> MeshModel::positionsOfDevices() const {
   return positions;
 }
 
-xla::LinkClass MeshModel::linkOf(ArrayRef<int> axes) const {
+LinkClass MeshModel::linkOf(ArrayRef<int> axes) const {
   bool ici = false, dcn = false;
   for (int a : axes) {
     if (axisSizes[a] == 1)
       continue;
     switch (axisLinks[a]) {
-    case xla::LinkClass::ici:
+    case LinkClass::ici:
       ici = true;
       break;
-    case xla::LinkClass::dcn:
+    case LinkClass::dcn:
       dcn = true;
       break;
-    case xla::LinkClass::mixed:
+    case LinkClass::mixed:
       ici = dcn = true;
       break;
     }
   }
   if (dcn)
-    return ici ? xla::LinkClass::mixed : xla::LinkClass::dcn;
-  return xla::LinkClass::ici;
+    return ici ? LinkClass::mixed : LinkClass::dcn;
+  return LinkClass::ici;
 }
 
-ShardLayout ShardLayout::fromSharding(xla::ShardingAttr sharding,
+ShardLayout ShardLayout::fromSharding(ShardingAttr sharding,
                                       const MeshModel &mesh,
                                       ArrayRef<int64_t> shape) {
   ShardLayout layout;
@@ -133,6 +147,22 @@ int64_t ShardLayout::shardIndex(const MeshModel &mesh, int64_t dim,
   return index;
 }
 
+SmallVector<int64_t> ShardLayout::blockOffsets(const MeshModel &mesh,
+                                               ArrayRef<int64_t> coords) const {
+  SmallVector<int64_t> local = localShape(mesh), offsets;
+  for (int64_t d = 0; d < rank(); ++d)
+    offsets.push_back(shardIndex(mesh, d, coords) * local[d]);
+  return offsets;
+}
+
+int64_t ShardLayout::partialIndex(const MeshModel &mesh,
+                                  ArrayRef<int64_t> coords) const {
+  int64_t index = 0;
+  for (int a : partialAxes)
+    index = index * mesh.axisSizes[a] + coords[a];
+  return index;
+}
+
 std::string ShardLayout::key() const {
   std::string key;
   for (auto [d, axes] : llvm::enumerate(dimAxes)) {
@@ -149,4 +179,4 @@ std::string ShardLayout::key() const {
   return key;
 }
 
-} // namespace xspmd::partition
+} // namespace xspmd::xla

@@ -1,6 +1,6 @@
-//===- ShardLayout.cpp - global tensors as per-device blocks --------------===//
+//===- GlobalBlocks.cpp - global tensors as per-device blocks -------------===//
 
-#include "runtime/exec/ShardLayout.h"
+#include "runtime/exec/GlobalBlocks.h"
 #include "runtime/collectives/CollectiveKernels.h"
 #include "runtime/kernels/Convert.h"
 #include "runtime/kernels/DataMovement.h"
@@ -12,28 +12,6 @@
 #include <map>
 
 namespace xspmd::runtime {
-
-MeshLayout MeshLayout::fromAttr(xla::MeshAttr mesh) {
-  MeshLayout layout;
-  for (xla::MeshAxisAttr axis : mesh.getAxes()) {
-    layout.axisNames.push_back(axis.getName().str());
-    layout.axisSizes.push_back(axis.getSize());
-  }
-  llvm::SmallVector<int64_t> devices = mesh.getDeviceArray();
-  layout.deviceArray.assign(devices.begin(), devices.end());
-  return layout;
-}
-
-Shape MeshLayout::coordinatesOf(int64_t device) const {
-  int64_t position = std::find(deviceArray.begin(), deviceArray.end(), device) -
-                     deviceArray.begin();
-  Shape coords(axisSizes.size());
-  for (int64_t a = static_cast<int64_t>(axisSizes.size()) - 1; a >= 0; --a) {
-    coords[a] = position % axisSizes[a];
-    position /= axisSizes[a];
-  }
-  return coords;
-}
 
 static ReductionKind toReductionKind(xla::ReductionKind kind) {
   switch (kind) {
@@ -53,67 +31,13 @@ static ReductionKind toReductionKind(xla::ReductionKind kind) {
   llvm_unreachable("unknown reduction kind");
 }
 
-ShardLayout ShardLayout::fromAttr(xla::ShardingAttr sharding,
-                                  xla::MeshAttr mesh) {
-  ShardLayout layout;
-  for (xla::DimShardingAttr dim : sharding.getDims()) {
-    Shape axes;
-    for (mlir::StringAttr axis : dim.getAxes())
-      axes.push_back(mesh.getAxisIndex(axis.getValue()));
-    layout.dimAxes.push_back(axes);
-  }
-  for (mlir::StringAttr axis : sharding.getPartialAxes())
-    layout.partialAxes.push_back(mesh.getAxisIndex(axis.getValue()));
-  layout.partialKind = toReductionKind(sharding.getPartialKind());
-  return layout;
-}
-
-ShardLayout ShardLayout::replicated(int64_t rank) {
-  ShardLayout layout;
-  layout.dimAxes.resize(rank);
-  return layout;
-}
-
-int64_t ShardLayout::numShards(const MeshLayout &mesh, int64_t dim) const {
-  int64_t n = 1;
-  for (int64_t axis : dimAxes[dim])
-    n *= mesh.axisSizes[axis];
-  return n;
-}
-
-Shape ShardLayout::localShape(const MeshLayout &mesh,
-                              llvm::ArrayRef<int64_t> global) const {
-  Shape local;
-  for (size_t d = 0; d < global.size(); ++d) {
-    int64_t shards = numShards(mesh, d);
-    local.push_back((global[d] + shards - 1) / shards);
-  }
-  return local;
-}
-
 /// Mixed-radix index of `coords` over `axes` (first axis most major).
-static int64_t indexOver(llvm::ArrayRef<int64_t> axes, const MeshLayout &mesh,
+static int64_t indexOver(llvm::ArrayRef<int64_t> axes, const MeshModel &mesh,
                          llvm::ArrayRef<int64_t> coords) {
   int64_t index = 0;
   for (int64_t axis : axes)
     index = index * mesh.axisSizes[axis] + coords[axis];
   return index;
-}
-
-int64_t ShardLayout::partialPosition(const MeshLayout &mesh,
-                                     int64_t device) const {
-  return indexOver(partialAxes, mesh, mesh.coordinatesOf(device));
-}
-
-Shape ShardLayout::blockOffsets(const MeshLayout &mesh,
-                                llvm::ArrayRef<int64_t> global,
-                                int64_t device) const {
-  Shape coords = mesh.coordinatesOf(device);
-  Shape local = localShape(mesh, global);
-  Shape offsets;
-  for (size_t d = 0; d < global.size(); ++d)
-    offsets.push_back(indexOver(dimAxes[d], mesh, coords) * local[d]);
-  return offsets;
 }
 
 /// The part of a block at `offsets` that lies inside `global`.
@@ -150,17 +74,17 @@ static bool isContiguousBlock(llvm::ArrayRef<int64_t> extent,
 }
 
 Tensor extractBlock(const Tensor &global, const ShardLayout &layout,
-                    const MeshLayout &mesh, int64_t device) {
-  Shape local = layout.localShape(mesh, global.getShape());
-  bool idempotent = layout.partialKind != ReductionKind::sum &&
-                    layout.partialKind != ReductionKind::mul;
-  if (!idempotent &&
-      indexOver(layout.partialAxes, mesh, mesh.coordinatesOf(device)) != 0) {
+                    const MeshModel &mesh, int64_t device) {
+  Shape local(layout.localShape(mesh));
+  ReductionKind kind = toReductionKind(layout.partialKind);
+  bool idempotent = kind != ReductionKind::sum && kind != ReductionKind::mul;
+  Shape coords(mesh.coordsOfDevice(device));
+  if (!idempotent && layout.partialIndex(mesh, coords) != 0) {
     Tensor block = Tensor::allocate(global.getElementType(), local);
-    fillWith(block, layout.partialKind == ReductionKind::mul ? 1.0 : 0.0);
+    fillWith(block, kind == ReductionKind::mul ? 1.0 : 0.0);
     return block;
   }
-  Shape offsets = layout.blockOffsets(mesh, global.getShape(), device);
+  Shape offsets(layout.blockOffsets(mesh, coords));
   Shape extent = validExtent(offsets, local, global.getShape());
   size_t width = byteWidth(global.getElementType());
   int64_t start = linearOffset(offsets, global.getShape());
@@ -190,13 +114,13 @@ static std::string firstDifference(const Tensor &a, const Tensor &b) {
 
 llvm::Expected<Tensor> assembleGlobal(llvm::ArrayRef<Tensor> locals,
                                       const ShardLayout &layout,
-                                      const MeshLayout &mesh,
+                                      const MeshModel &mesh,
                                       llvm::ArrayRef<int64_t> globalShape) {
   ElementType type = locals.front().getElementType();
-  Shape local = layout.localShape(mesh, globalShape);
+  Shape local(layout.localShape(mesh));
   // Axes that neither split a dimension nor hold a partial value replicate.
   std::vector<bool> used(mesh.axisSizes.size(), false);
-  for (const Shape &axes : layout.dimAxes)
+  for (const auto &axes : layout.dimAxes)
     for (int64_t a : axes)
       used[a] = true;
   for (int64_t a : layout.partialAxes)
@@ -209,12 +133,12 @@ llvm::Expected<Tensor> assembleGlobal(llvm::ArrayRef<Tensor> locals,
   // (block offsets, replica index) -> members ordered by partial position.
   std::map<std::pair<std::vector<int64_t>, int64_t>, std::map<int64_t, int64_t>>
       groups;
-  for (int64_t d = 0; d < mesh.getNumDevices(); ++d) {
-    Shape coords = mesh.coordinatesOf(d);
-    Shape offsets = layout.blockOffsets(mesh, globalShape, d);
+  for (int64_t d = 0; d < mesh.numDevices(); ++d) {
+    Shape coords(mesh.coordsOfDevice(d));
+    Shape offsets(layout.blockOffsets(mesh, coords));
     groups[{std::vector<int64_t>(offsets.begin(), offsets.end()),
             indexOver(replicaAxes, mesh, coords)}]
-          [indexOver(layout.partialAxes, mesh, coords)] = d;
+          [layout.partialIndex(mesh, coords)] = d;
   }
 
   Tensor global = Tensor::zeros(type, globalShape);
@@ -229,7 +153,7 @@ llvm::Expected<Tensor> assembleGlobal(llvm::ArrayRef<Tensor> locals,
       for (auto [position, device] : members)
         buffers.push_back(locals[device].data());
       value = Tensor::allocate(type, local);
-      foldBuffers(layout.partialKind, type, 1.0, buffers,
+      foldBuffers(toReductionKind(layout.partialKind), type, 1.0, buffers,
                   value.getNumElements(), value.data());
     }
     int64_t device = members.begin()->second;

@@ -1,6 +1,6 @@
-//===- ShardLayoutTest.cpp - splitting and assembling global tensors ------===//
+//===- GlobalBlocksTest.cpp - splitting and assembling global tensors -----===//
 
-#include "runtime/exec/ShardLayout.h"
+#include "runtime/exec/GlobalBlocks.h"
 
 #include <gtest/gtest.h>
 
@@ -8,12 +8,29 @@ using namespace xspmd::runtime;
 
 namespace {
 
-MeshLayout mesh2x3(std::vector<int64_t> devices = {0, 1, 2, 3, 4, 5}) {
-  MeshLayout m;
+MeshModel mesh2x3(llvm::SmallVector<int64_t> devices = {0, 1, 2, 3, 4, 5}) {
+  MeshModel m;
   m.axisNames = {"a", "b"};
   m.axisSizes = {2, 3};
+  m.axisLinks = {xspmd::xla::LinkClass::ici, xspmd::xla::LinkClass::ici};
   m.deviceArray = std::move(devices);
   return m;
+}
+
+/// The canonical layout of a tensor of `shape` split as `dimAxes`.
+ShardLayout makeLayout(const MeshModel &mesh,
+                       llvm::SmallVector<llvm::SmallVector<int, 2>> dimAxes,
+                       llvm::ArrayRef<int64_t> shape,
+                       llvm::SmallVector<int, 2> partial = {}) {
+  ShardLayout layout;
+  layout.dimAxes = dimAxes;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    layout.paddedSize.push_back(0);
+    layout.paddedSize[d] =
+        xspmd::xla::paddedDimSize(shape[d], layout.numShards(mesh, d));
+  }
+  layout.partialAxes = partial;
+  return layout;
 }
 
 Tensor iotaTensor(Shape shape) {
@@ -29,9 +46,9 @@ std::vector<int32_t> values(const Tensor &t) {
 }
 
 TEST(ShardLayout, TupleOfAxesIsMajorToMinor) {
-  MeshLayout mesh = mesh2x3();
-  ShardLayout layout;
-  layout.dimAxes = {{1, 0}}; // dim 0 over ("b", "a"): 6 shards, b major
+  MeshModel mesh = mesh2x3();
+  // dim 0 over ("b", "a"): 6 shards, b major
+  ShardLayout layout = makeLayout(mesh, {{1, 0}}, {6});
   Tensor global = iotaTensor({6});
   // Device 1 is (a=0, b=1): shard index b*2 + a = 2.
   EXPECT_EQ(values(extractBlock(global, layout, mesh, 1)),
@@ -42,30 +59,29 @@ TEST(ShardLayout, TupleOfAxesIsMajorToMinor) {
 }
 
 TEST(ShardLayout, ContiguousBlocksAreViewsOthersCopies) {
-  MeshLayout mesh = mesh2x3();
+  MeshModel mesh = mesh2x3();
   Tensor global = iotaTensor({6, 4});
   const int32_t *base = global.data<int32_t>();
-  ShardLayout rows;
-  rows.dimAxes = {{1}, {}}; // rows over b: contiguous
+  ShardLayout rows = makeLayout(mesh, {{1}, {}}, {6, 4}); // contiguous
   Tensor r = extractBlock(global, rows, mesh, 2);
   EXPECT_EQ(r.data<int32_t>(), base + 2 * 2 * 4);
   EXPECT_EQ(values(r), (std::vector<int32_t>{17, 18, 19, 20, 21, 22, 23, 24}));
-  ShardLayout cols;
-  cols.dimAxes = {{}, {0}}; // columns over a: strided, copied
+  // columns over a: strided, copied
+  ShardLayout cols = makeLayout(mesh, {{}, {0}}, {6, 4});
   Tensor c = extractBlock(global, cols, mesh, 3);
   EXPECT_NE(c.data<int32_t>(), base + 2);
   EXPECT_EQ(values(c),
             (std::vector<int32_t>{3, 4, 7, 8, 11, 12, 15, 16, 19, 20, 23, 24}));
-  ShardLayout whole = ShardLayout::replicated(2);
+  ShardLayout whole = ShardLayout::replicated({6, 4});
   EXPECT_EQ(extractBlock(global, whole, mesh, 5).data<int32_t>(), base);
 }
 
 TEST(ShardLayout, NonDivisibleDimsArePaddedAtTheEnd) {
-  MeshLayout mesh = mesh2x3();
-  ShardLayout layout;
-  layout.dimAxes = {{1}, {}}; // 7 rows over b (3 shards): blocks of 3
+  MeshModel mesh = mesh2x3();
+  // 7 rows over b (3 shards): blocks of 3
+  ShardLayout layout = makeLayout(mesh, {{1}, {}}, {7, 2});
   Tensor global = iotaTensor({7, 2});
-  EXPECT_EQ(layout.localShape(mesh, {7, 2}), (Shape{3, 2}));
+  EXPECT_EQ(Shape(layout.localShape(mesh)), (Shape{3, 2}));
   EXPECT_EQ(values(extractBlock(global, layout, mesh, 2)),
             (std::vector<int32_t>{13, 14, 0, 0, 0, 0}));
   // Round trip, with replicas along a agreeing.
@@ -78,13 +94,12 @@ TEST(ShardLayout, NonDivisibleDimsArePaddedAtTheEnd) {
 }
 
 TEST(ShardLayout, RoundTripsEveryLayoutOfAPermutedMesh) {
-  MeshLayout mesh = mesh2x3({5, 3, 1, 0, 2, 4});
+  MeshModel mesh = mesh2x3({5, 3, 1, 0, 2, 4});
   Tensor global = iotaTensor({5, 4});
-  std::vector<std::vector<Shape>> layouts = {
+  std::vector<llvm::SmallVector<llvm::SmallVector<int, 2>>> layouts = {
       {{0}, {1}}, {{1}, {0}}, {{0, 1}, {}}, {{}, {1, 0}}, {{}, {}}, {{}, {0}}};
   for (const auto &dimAxes : layouts) {
-    ShardLayout layout;
-    layout.dimAxes = dimAxes;
+    ShardLayout layout = makeLayout(mesh, dimAxes, {5, 4});
     std::vector<Tensor> locals(6);
     for (int64_t d = 0; d < 6; ++d)
       locals[d] = extractBlock(global, layout, mesh, d);
@@ -95,10 +110,8 @@ TEST(ShardLayout, RoundTripsEveryLayoutOfAPermutedMesh) {
 }
 
 TEST(ShardLayout, PartialValuesFoldAndSplit) {
-  MeshLayout mesh = mesh2x3();
-  ShardLayout layout;
-  layout.dimAxes = {{0}};
-  layout.partialAxes = {1}; // pending sum over b
+  MeshModel mesh = mesh2x3();
+  ShardLayout layout = makeLayout(mesh, {{0}}, {4}, {1}); // pending sum over b
   Tensor global = iotaTensor({4});
   std::vector<Tensor> locals(6);
   for (int64_t d = 0; d < 6; ++d)
@@ -119,9 +132,8 @@ TEST(ShardLayout, PartialValuesFoldAndSplit) {
 }
 
 TEST(ShardLayout, DisagreeingReplicasAreReported) {
-  MeshLayout mesh = mesh2x3();
-  ShardLayout layout;
-  layout.dimAxes = {{0}}; // replicated over b
+  MeshModel mesh = mesh2x3();
+  ShardLayout layout = makeLayout(mesh, {{0}}, {4}); // replicated over b
   Tensor global = iotaTensor({4});
   std::vector<Tensor> locals(6);
   for (int64_t d = 0; d < 6; ++d)

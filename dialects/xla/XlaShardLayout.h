@@ -1,8 +1,10 @@
-//===- ShardLayout.h - how a sharded tensor lies on the devices -*- C++ -*-===//
+//===- XlaShardLayout.h - how a sharded tensor lies on devices --*- C++ -*-===//
 //
-// The partitioner's view of a sharding: for every tensor dimension, the mesh
-// axes it is split over (major to minor) and the padded global size the
-// split applies to; plus the axes the value is a pending reduction over.
+// A sharding as the partitioner and the simulator use it: for every tensor
+// dimension, the mesh axes it is split over (major to minor, as indices) and
+// the padded global size the split applies to; plus the axes the value is a
+// pending reduction over. The partitioner plans reshards with it and the
+// simulator splits global inputs and assembles global results by it.
 //
 // Padding: a dimension of size S split into n shards is padded at the end to
 // P = n * ceil(S / n) (as GSPMD does); device with shard index i holds global
@@ -13,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef XSPMD_PASSES_PARTITION_SHARDLAYOUT_H
-#define XSPMD_PASSES_PARTITION_SHARDLAYOUT_H
+#ifndef XSPMD_DIALECTS_XLA_XLASHARDLAYOUT_H
+#define XSPMD_DIALECTS_XLA_XLASHARDLAYOUT_H
 
 #include "dialects/xla/XlaDialect.h"
 
@@ -22,17 +24,20 @@
 
 #include <string>
 
-namespace xspmd::partition {
+namespace xspmd::xla {
 
 /// The parts of a mesh the partitioner needs, with axes as indices.
 struct MeshModel {
   llvm::SmallVector<int64_t> axisSizes;
-  llvm::SmallVector<xla::LinkClass> axisLinks;
-  llvm::SmallVector<llvm::StringRef> axisNames;
+  llvm::SmallVector<LinkClass> axisLinks;
+  llvm::SmallVector<std::string> axisNames;
   /// Device ids in row-major order of the logical mesh.
   llvm::SmallVector<int64_t> deviceArray;
 
-  static MeshModel fromAttr(xla::MeshAttr mesh);
+  static MeshModel fromAttr(MeshAttr mesh);
+  /// One axis "devices" over `numDevices` devices in id order (the layout of
+  /// values that name no mesh).
+  static MeshModel flat(int64_t numDevices);
   int64_t numDevices() const { return deviceArray.size(); }
   int64_t rank() const { return axisSizes.size(); }
   int64_t axisIndex(llvm::StringRef name) const;
@@ -40,8 +45,10 @@ struct MeshModel {
   llvm::SmallVector<int64_t> coordsOfPosition(int64_t position) const;
   /// Row-major position of device `id` (inverse of deviceArray).
   llvm::SmallVector<int64_t> positionsOfDevices() const;
+  /// Coordinates of device `id`.
+  llvm::SmallVector<int64_t> coordsOfDevice(int64_t id) const;
   /// Worst link class of a set of axes (an empty set is ICI).
-  xla::LinkClass linkOf(llvm::ArrayRef<int> axes) const;
+  LinkClass linkOf(llvm::ArrayRef<int> axes) const;
 };
 
 struct ShardLayout {
@@ -51,11 +58,10 @@ struct ShardLayout {
   llvm::SmallVector<int64_t> paddedSize;
   /// Axes of a pending reduction, ascending.
   llvm::SmallVector<int, 2> partialAxes;
-  xla::ReductionKind partialKind = xla::ReductionKind::sum;
+  ReductionKind partialKind = ReductionKind::sum;
 
   /// The canonical layout of `sharding` for a tensor of `shape`.
-  static ShardLayout fromSharding(xla::ShardingAttr sharding,
-                                  const MeshModel &mesh,
+  static ShardLayout fromSharding(ShardingAttr sharding, const MeshModel &mesh,
                                   llvm::ArrayRef<int64_t> shape);
   /// The fully replicated layout of a tensor of `shape`.
   static ShardLayout replicated(llvm::ArrayRef<int64_t> shape);
@@ -70,6 +76,13 @@ struct ShardLayout {
   /// `coords`.
   int64_t shardIndex(const MeshModel &mesh, int64_t dim,
                      llvm::ArrayRef<int64_t> coords) const;
+  /// Global offsets of the block a device with `coords` holds.
+  llvm::SmallVector<int64_t> blockOffsets(const MeshModel &mesh,
+                                          llvm::ArrayRef<int64_t> coords) const;
+  /// Position of a device with `coords` among the members of its partial
+  /// group (0 when nothing is pending).
+  int64_t partialIndex(const MeshModel &mesh,
+                       llvm::ArrayRef<int64_t> coords) const;
   /// A key identifying the layout (for hashing and caching).
   std::string key() const;
   bool operator==(const ShardLayout &other) const {
@@ -84,6 +97,6 @@ inline int64_t paddedDimSize(int64_t size, int64_t shards) {
   return shards * ((size + shards - 1) / shards);
 }
 
-} // namespace xspmd::partition
+} // namespace xspmd::xla
 
-#endif // XSPMD_PASSES_PARTITION_SHARDLAYOUT_H
+#endif // XSPMD_DIALECTS_XLA_XLASHARDLAYOUT_H
