@@ -100,9 +100,10 @@ OpShardingRule rule(DynamicSliceOp op) {
   return b.build();
 }
 
-/// The input and result share every dimension (each shard updates the part
-/// of the block it holds, masking the rest); a dimension the update covers
-/// only partly must be replicated in the update.
+/// The input, update and result share every dimension the update covers
+/// whole. A dimension it covers only partly is written at a run-time offset
+/// that the local op cannot rebase onto a block, so it is replicated in all
+/// three (found by differential fuzzing: test/fuzz/regressions/seed-39.mlir).
 OpShardingRule rule(DynamicUpdateSliceOp op) {
   OpShardingRuleBuilder b(op);
   ArrayRef<int64_t> update = shapeOf(op.getUpdate());
@@ -112,7 +113,7 @@ OpShardingRule rule(DynamicUpdateSliceOp op) {
       b.addFactor({dim, dim}, {dim}, size);
       continue;
     }
-    b.addFactor({dim, -1}, {dim}, size);
+    b.addFactor({dim, -1}, {dim}, size, Kind::needReplication);
     b.mapOperand(1, dim, b.addFactor(update[d], Kind::needReplication));
   }
   return b.build();
