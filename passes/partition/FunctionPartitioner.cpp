@@ -241,6 +241,25 @@ LogicalResult Partitioner::run() {
   }
   func::ReturnOp::create(builder, ret.getLoc(), results);
 
+  // An argument and the result it aliases share a buffer only if their local
+  // types agree; with different shardings they do not. As JAX does with such
+  // donations, keep the argument donated and drop the alias (found by
+  // differential fuzzing: test/fuzz/regressions/alias-sharding.mlir).
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto alias = func.getArgAttrOfType<IntegerAttr>(i, kAliasesAttrName);
+    if (!alias || alias.getInt() < 0 ||
+        alias.getInt() >= static_cast<int64_t>(resultTypes.size()) ||
+        argTypes[i] == resultTypes[alias.getInt()])
+      continue;
+    func.emitWarning() << "argument " << i << " cannot alias result "
+                       << alias.getInt() << " after partitioning: their local "
+                       << "types " << argTypes[i] << " and "
+                       << resultTypes[alias.getInt()]
+                       << " differ; the argument stays donated";
+    func.removeArgAttr(i, kAliasesAttrName);
+    func.setArgAttr(i, kDonateAttrName, UnitAttr::get(func.getContext()));
+  }
+
   // Swap in the new body and the local signature.
   func.getBody().push_back(newBody);
   body.dropAllDefinedValueUses();
