@@ -2,6 +2,7 @@
 
 #include "passes/partition/FunctionPartitioner.h"
 
+#include "passes/common/FunctionAttrs.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
 #include "passes/partition/LocalBuilder.h"
@@ -202,6 +203,9 @@ LogicalResult Partitioner::run() {
   Block &body = func.getBody().front();
   Block *newBody = new Block();
   SmallVector<Type> argTypes;
+  // Attributes are set in bulk: one setArgAttr per argument rebuilds the
+  // whole attribute array each time (quadratic in the arguments).
+  SmallVector<Attribute> argGlobalTypes;
   for (BlockArgument arg : body.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
     ShardLayout layout =
@@ -210,9 +214,9 @@ LogicalResult Partitioner::run() {
     Type localType = type.clone(layout.localShape(mesh));
     argTypes.push_back(localType);
     placed[arg] = {newBody->addArgument(localType, arg.getLoc()), layout};
-    func.setArgAttr(arg.getArgNumber(), kGlobalTypeAttrName,
-                    TypeAttr::get(type));
+    argGlobalTypes.push_back(TypeAttr::get(type));
   }
+  setArgAttrs(func, kGlobalTypeAttrName, argGlobalTypes);
   builder.setInsertionPointToEnd(newBody);
   for (Operation &op : body.without_terminator())
     if (failed(partitionOp(&op))) {
@@ -223,6 +227,7 @@ LogicalResult Partitioner::run() {
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
+  SmallVector<Attribute> resultShardings, resultGlobalTypes;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
     auto type = cast<RankedTensorType>(value.getType());
     Attribute sharding = func.getResultAttr(i, kShardingAttrName);
@@ -235,10 +240,11 @@ LogicalResult Partitioner::run() {
     ShardLayout layout = layoutOf(sharding, type.getShape());
     results.push_back(getAs(value, layout, ret.getLoc()));
     resultTypes.push_back(results.back().getType());
-    if (sharding)
-      func.setResultAttr(i, kShardingAttrName, sharding);
-    func.setResultAttr(i, kGlobalTypeAttrName, TypeAttr::get(type));
+    resultShardings.push_back(sharding);
+    resultGlobalTypes.push_back(TypeAttr::get(type));
   }
+  setResultAttrs(func, kShardingAttrName, resultShardings);
+  setResultAttrs(func, kGlobalTypeAttrName, resultGlobalTypes);
   func::ReturnOp::create(builder, ret.getLoc(), results);
 
   // An argument and the result it aliases share a buffer only if their local
