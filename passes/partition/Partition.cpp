@@ -3,6 +3,8 @@
 #include "passes/Passes.h"
 #include "passes/partition/FunctionPartitioner.h"
 
+#include <cmath>
+
 namespace xspmd {
 #define GEN_PASS_DEF_XLAPARTITIONPASS
 #include "passes/Passes.h.inc"
@@ -15,6 +17,19 @@ namespace {
 
 struct PartitionPass : xspmd::impl::XlaPartitionPassBase<PartitionPass> {
   using Base::Base;
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    // A negative or NaN byte cost would make the planner's shortest paths
+    // meaningless.
+    for (auto [name, cost] :
+         {std::pair<StringRef, double>{"ici-byte-cost", iciByteCost},
+          {"dcn-byte-cost", dcnByteCost}})
+      if (!std::isfinite(cost) || cost < 0)
+        return emitError(UnknownLoc::get(ctx))
+               << "xla-partition: " << name
+               << " must be a finite number >= 0, got " << cost;
+    return success();
+  }
 
   void runOnOperation() override {
     ReshardCostModel costs;

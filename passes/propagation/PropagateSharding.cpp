@@ -3,6 +3,8 @@
 #include "passes/Passes.h"
 #include "passes/propagation/Propagation.h"
 
+#include <cmath>
+
 namespace xspmd {
 #define GEN_PASS_DEF_XLAPROPAGATESHARDINGPASS
 #include "passes/Passes.h.inc"
@@ -13,6 +15,18 @@ namespace {
 struct PropagateShardingPass
     : xspmd::impl::XlaPropagateShardingPassBase<PropagateShardingPass> {
   using Base::Base;
+
+  mlir::LogicalResult initialize(mlir::MLIRContext *ctx) override {
+    for (auto [name, cost] :
+         {std::pair<llvm::StringRef, double>{"ici-cost", iciCost},
+          {"dcn-cost", dcnCost}})
+      if (!std::isfinite(cost) || cost < 0)
+        return mlir::emitError(mlir::UnknownLoc::get(ctx))
+               << "xla-propagate-sharding: " << name
+               << " must be a finite number >= 0, got " << cost;
+    return mlir::success();
+  }
+
   void runOnOperation() override {
     xspmd::prop::PropagationOptions opts;
     opts.costModel.iciByteCost = iciCost;
