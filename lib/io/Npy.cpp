@@ -88,6 +88,9 @@ struct Header {
 };
 
 static llvm::Expected<Header> parseHeader(StringRef header, StringRef name) {
+  StringRef dict = header.trim();
+  if (!dict.starts_with("{") || !dict.ends_with("}"))
+    return npyError(name, "malformed header (not a {...} dict): " + dict);
   std::optional<StringRef> descr = headerValue(header, "descr");
   std::optional<StringRef> fortran = headerValue(header, "fortran_order");
   std::optional<StringRef> shapeText = headerValue(header, "shape");

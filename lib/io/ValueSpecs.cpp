@@ -3,6 +3,8 @@
 #include "lib/io/ValueSpecs.h"
 #include "lib/io/Npy.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <fmt/format.h>
 
 using namespace xspmd::runtime;
@@ -123,12 +125,20 @@ llvm::Error OutputWriter::add(StringRef spec, const Tensor &tensor,
 }
 
 llvm::Error OutputWriter::flush() {
+  // All or nothing: if one file cannot be written, the ones written before
+  // it are removed, so a failing run leaves no output behind.
+  std::vector<std::string> written;
   for (const auto &[path, arrays] : pending) {
     std::string bytes;
     for (const Tensor &t : arrays)
       bytes += serializeNpy(t);
-    if (llvm::Error err = writeFileAtomically(path, bytes))
+    if (llvm::Error err = writeFileAtomically(path, bytes)) {
+      for (const std::string &done : written)
+        llvm::sys::fs::remove(done);
+      pending.clear();
       return err;
+    }
+    written.push_back(path);
   }
   pending.clear();
   return llvm::Error::success();

@@ -48,6 +48,25 @@ int fail(const std::string &message) {
 
 int fail(llvm::Error err) { return fail(llvm::toString(std::move(err))); }
 
+/// A CLI11 check that the option's value is an integer >= `min` (CLI11's
+/// own conversion would wrap "-1" into an unsigned seed, and its range
+/// validators print the bounds as doubles).
+CLI::Validator integerAtLeast(int64_t min) {
+  return CLI::Validator(
+      [min](std::string &text) -> std::string {
+        llvm::StringRef value(text);
+        int64_t v;
+        uint64_t big;
+        bool ok = !value.getAsInteger(10, v)
+                      ? v >= min
+                      : !value.starts_with("-") && !value.getAsInteger(10, big);
+        return ok ? ""
+                  : fmt::format("expected an integer >= {}, got '{}'", min,
+                                text);
+      },
+      fmt::format("INT>={}", min));
+}
+
 /// Reads --input flags; generates the arguments they leave out.
 llvm::Expected<std::vector<Tensor>> readInputs(const Options &opts,
                                                const FunctionRunner &runner) {
@@ -264,11 +283,12 @@ int main(int argc, char **argv) {
                  "absolute tolerance of bf16 expected outputs")
       ->capture_default_str();
   app.add_option("--seed", opts.seed, "seed of the inputs not given")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integerAtLeast(0));
   app.add_option("--devices", opts.devices,
                  "simulated devices (default: the module's mesh for SPMD "
                  "programs, else 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(integerAtLeast(1));
   app.add_flag("--check", opts.check,
                "also run the reference function on one device and compare "
                "every output");
@@ -287,7 +307,8 @@ int main(int argc, char **argv) {
                  "relative tolerance of --check (default per type)");
   app.add_option("--output_max_element_count", opts.maxPrinted,
                  "elements printed per result (0: all)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(integerAtLeast(0));
   // One value per occurrence: `--input=a b` must not swallow `b`.
   for (CLI::Option *opt : app.get_options())
     opt->allow_extra_args(false);
