@@ -157,6 +157,11 @@ private:
                           const FactorAssignment &assignment,
                           const OpShardingRule &rule,
                           ArrayRef<int64_t> windowedDims);
+  /// Adds the group factor of a grouped convolution to `blocked` when its
+  /// shards do not divide the groups.
+  void blockUnevenGroups(Operation *op, const OpShardingRule &rule,
+                         const FactorAssignment &assignment,
+                         SmallVectorImpl<int64_t> &blocked);
   /// Dimensions of operand 0 of a windowed op whose permutation factor is
   /// sharded, with their windows; adds factors whose window is too wide for
   /// a halo exchange to `blocked`.
@@ -337,6 +342,7 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
                                {resultShape}, options);
     size_t blocked = options.blockedFactors.size();
     windows = windowedDims(op, rule, assignment, options.blockedFactors);
+    blockUnevenGroups(op, rule, assignment, options.blockedFactors);
     if (options.blockedFactors.size() == blocked)
       break;
   }
@@ -381,6 +387,25 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
         buildLocalOp(op, operands, assignment, rule, windowDims)->getResult(0);
   placed[result] = {localResult, assignment.results.front()};
   return success();
+}
+
+void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
+                                    const FactorAssignment &assignment,
+                                    SmallVectorImpl<int64_t> &blocked) {
+  // A grouped convolution keeps whole groups on a device: its group factor
+  // (the major factor of the output features) may only be split into a
+  // number of shards that divides the group count (found by differential
+  // fuzzing: test/fuzz/regressions/conv-groups.mlir).
+  auto conv = dyn_cast<ConvolutionOp>(op);
+  if (!conv)
+    return;
+  int64_t groupFactor = rule.results.front().back().front();
+  int64_t shards = 1;
+  for (int a : assignment.factorAxes[groupFactor])
+    shards *= mesh.axisSizes[a];
+  if (shards > 1 && conv.getFeatureGroups() % shards != 0 &&
+      !llvm::is_contained(blocked, groupFactor))
+    blocked.push_back(groupFactor);
 }
 
 SmallVector<std::pair<int64_t, Window>>
