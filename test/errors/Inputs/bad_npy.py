@@ -29,7 +29,8 @@ def floats(*values):
 FILES = {
     "empty": b"",
     "magic-only": MAGIC,
-    "version-9": MAGIC + b"\x09\x00" + struct.pack("<H", 10) + b"{}" + b" " * 8,
+    "version-9": MAGIC + b"\x09\x00" + struct.pack("<H", 10) + b"{}" +
+    b" " * 8,
     "header-length-beyond-file": MAGIC + b"\x01\x00" + struct.pack("<H", 5000)
     + b"{'descr': '<f4'",
     "header-not-a-dict": v1("[1, 2, 3]", floats(1, 2, 3, 4)),
