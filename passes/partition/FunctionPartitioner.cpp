@@ -397,7 +397,8 @@ void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
   // number of shards that divides the group count (found by differential
   // fuzzing: test/fuzz/regressions/conv-groups.mlir).
   auto conv = dyn_cast<ConvolutionOp>(op);
-  if (!conv)
+  // With one group there is no group factor (size-1 factors are dropped).
+  if (!conv || conv.getFeatureGroups() == 1)
     return;
   int64_t groupFactor = rule.results.front().back().front();
   int64_t shards = 1;

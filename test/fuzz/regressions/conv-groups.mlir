@@ -9,6 +9,8 @@
 // RUN: xla-opt %s --xla-spmd-pipeline -o /dev/null
 // RUN: xla-run %s --function=three_groups --check --seed=999 | FileCheck %s
 // RUN: xla-run %s --function=one_group --check --seed=1412 | FileCheck %s
+// RUN: xla-run %s --function=three_groups_two_shards --check --seed=1412 | FileCheck %s
+// RUN: xla-run %s --function=one_feature --check --seed=2078 | FileCheck %s
 // RUN: xla-run %s --function=four_groups --check --seed=7 | FileCheck %s
 // CHECK: [SUCCESS]
 
@@ -21,12 +23,26 @@ func.func @three_groups(%x: tensor<2x4x3xf64>, %k: tensor<2x1x3xf64>)
   return %0 : tensor<2x3x3xf64>
 }
 
-// One group whose output features are split: only the features within the
-// group may be split, not the (single) group.
+// One group (no group factor): the output features split freely.
 func.func @one_group(%x: tensor<1x5x2xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {}, {"b"}]>}, %k: tensor<2x2x4xf32>)
     -> (tensor<1x4x4xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {}, {"a", "b"}]>}) {
   %0 = xla.convolution %x, %k, strides = [1], padding = [[0, 0]], lhs_dilation = [1], rhs_dilation = [1] : (tensor<1x5x2xf32>, tensor<2x2x4xf32>) -> tensor<1x4x4xf32>
   return %0 : tensor<1x4x4xf32>
+}
+
+// Three groups over "b" (2 shards): feature_groups 3 over 2 devices.
+func.func @three_groups_two_shards(%x: tensor<3x2x3x3xi32>, %k: tensor<1x3x1x3xi32>)
+    -> (tensor<3x2x4x3xi32> {xla.sharding = #xla.sharding<@mesh, [{}, {}, {}, {"b"}]>}) {
+  %0 = xla.convolution %x, %k, strides = [2, 2], padding = [[1, 0], [2, 2]], lhs_dilation = [2, 2], rhs_dilation = [1, 1], feature_groups = 3 : (tensor<3x2x3x3xi32>, tensor<1x3x1x3xi32>) -> tensor<3x2x4x3xi32>
+  return %0 : tensor<3x2x4x3xi32>
+}
+
+// One output feature and one group: no factor of size > 1 in the features
+// (the first version of the fix crashed here).
+func.func @one_feature(%x: tensor<1x2x5xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {}, {"a"}]>}, %k: tensor<3x5x1xf32>)
+    -> (tensor<1x1x1xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {}, {"b"}]>}) {
+  %0 = xla.convolution %x, %k, strides = [2], padding = [[0, 2]], lhs_dilation = [1], rhs_dilation = [1] : (tensor<1x2x5xf32>, tensor<3x5x1xf32>) -> tensor<1x1x1xf32>
+  return %0 : tensor<1x1x1xf32>
 }
 
 // Four groups over "a" (4 shards) divide evenly and are still split.
