@@ -138,7 +138,8 @@ public:
     return resultShapes[result][dim];
   }
 
-  OpShardingRule build() { return rule; }
+  /// The rule built; the builder is consumed (its rule is moved out).
+  OpShardingRule build() { return std::move(rule); }
 
 private:
   llvm::SmallVector<llvm::SmallVector<int64_t>> operandShapes, resultShapes;

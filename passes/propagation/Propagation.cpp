@@ -172,6 +172,10 @@ LogicalResult FunctionPropagation::initialize() {
   });
   if (walked.wasInterrupted())
     return failure();
+  // One record per annotated op and per returned value; reserving them keeps
+  // the vector from copying every rule when it grows (OpRecord's move
+  // constructor is not noexcept).
+  records.reserve(annotatedOps.size() + func.getNumResults());
   auto addRecord = [&](OpRecord record) {
     int32_t index = records.size();
     for (int32_t s : record.tensors)
