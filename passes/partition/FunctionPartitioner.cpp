@@ -9,6 +9,7 @@
 #include "passes/partition/ReshardBuilder.h"
 
 #include "dialects/xla/XlaShardingRule.h"
+#include "dialects/xla/XlaShardingRuleCache.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -182,6 +183,9 @@ private:
   LocalBuilder local;
   DenseMap<Value, Placed> placed;
   std::map<std::pair<void *, std::string>, Value> reshardCache;
+  /// Rules of the ops being partitioned (still alive until the old body is
+  /// erased), computed once per kind of op.
+  ShardingRuleCache rules;
 };
 
 Value Partitioner::getAs(Value global, const ShardLayout &layout,
@@ -315,7 +319,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     placed[result] = {buildLocalRng(rng, layout), layout};
     return success();
   }
-  std::optional<OpShardingRule> rule = getShardingRule(op);
+  const OpShardingRule *rule = rules.lookup(op);
   if (!rule)
     return op->emitOpError("has no sharding rule; cannot partition it");
   return partitionRuleOp(op, *rule);

@@ -196,10 +196,10 @@ LogicalResult FunctionPropagation::initialize() {
       }
       return;
     }
-    std::optional<OpShardingRule> rule = getShardingRule(op);
+    const OpShardingRule *rule = rules.lookup(op);
     if (!rule)
       return;
-    OpRecord record{op, std::move(*rule), {}, 0};
+    OpRecord record{op, *rule, {}, 0};
     for (Value operand : op->getOperands())
       record.tensors.push_back(stateOf.lookup(operand));
     record.numOperands = record.tensors.size();

@@ -12,6 +12,7 @@
 #define XSPMD_PASSES_PROPAGATION_PROPAGATIONSTATE_H
 
 #include "dialects/xla/XlaShardingRule.h"
+#include "dialects/xla/XlaShardingRuleCache.h"
 #include "passes/propagation/Propagation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -147,6 +148,8 @@ private:
   llvm::SmallVector<int32_t> resultStates;
   /// Ops whose results get `xla.sharding` (those with ranked tensor results).
   llvm::SmallVector<mlir::Operation *> annotatedOps;
+  /// Sharding rules, computed once per kind of op.
+  xla::ShardingRuleCache rules;
 
   llvm::DenseMap<mlir::Attribute, std::unique_ptr<MeshAxes>> meshes;
   mlir::FlatSymbolRefAttr firstUserMesh;
