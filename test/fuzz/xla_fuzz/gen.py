@@ -139,8 +139,9 @@ class Generator(ElementwiseOps, ShapeOps, ComputeOps):
         self.body.append(text.replace("$R", name).replace("$T", v.type))
         self.vals[name] = v
         if self.src.flag(6):
-            # An `xla.sharding` on the op pins its result's layout.
-            s = self.sharding(v, allow_partial=False)
+            # An `xla.sharding` on the op pins its result's layout (now and
+            # then a pending reduction).
+            s = self.sharding(v, allow_partial=self.src.flag(15))
             line = self.body[-1]
             self.body[-1] = self.with_attr(line, f"xla.sharding = {s.attr()}")
         self.pool.append(v)
