@@ -2,11 +2,10 @@
 
 A case passes when
 
-1. `xla-opt CASE` parses and verifies it (otherwise the generator is at
-   fault: status `invalid-input`);
-2. `xla-opt CASE --xla-spmd-pipeline` exits 0 (the verifier runs after every
-   pass);
-3. `xla-run CASE --check --seed=S` partitions the function with the same
+1. `xla-opt CASE --xla-spmd-pipeline` exits 0 (the verifier runs after every
+   pass; when it fails, `xla-opt CASE` tells whether the input itself was
+   invalid, i.e. the generator is at fault: status `invalid-input`);
+2. `xla-run CASE --check --seed=S` partitions the function with the same
    pipeline, runs it on the mesh's devices, runs the program as written on
    one device with the same inputs and finds every result within the
    default tolerance of its type.
@@ -68,13 +67,17 @@ class Tools:
         return subprocess.run(argv, capture_output=True, text=True,
                               timeout=self.timeout)
 
+    def invalid(self, path):
+        """Whether the input itself fails to parse or verify."""
+        proc = self._run([self.xla_opt, path, "-o", os.devnull])
+        return proc.returncode != 0 and not crashed(proc)
+
     def check(self, text, seed):
         with tempfile.TemporaryDirectory(prefix="xla-fuzz-") as tmp:
             path = os.path.join(tmp, "case.mlir")
             with open(path, "w") as f:
                 f.write(text)
             steps = [
-                ("invalid-input", [self.xla_opt, path, "-o", os.devnull]),
                 ("pipeline-error",
                  [self.xla_opt, path, "--xla-spmd-pipeline", "-o",
                   os.devnull] + (["--verify-roundtrip"]
@@ -96,6 +99,9 @@ class Tools:
                                               "MISMATCH" in proc.stdout):
                     return Outcome("mismatch", first_error(proc.stdout), log)
                 if proc.returncode != 0:
+                    if status == "pipeline-error" and self.invalid(path):
+                        # The generator's fault, not the pipeline's.
+                        status = "invalid-input"
                     return Outcome(status, first_error(log), log)
                 if status == "run-error" and "[SUCCESS]" not in proc.stdout:
                     return Outcome("run-error", "no [SUCCESS] line", log)
