@@ -20,6 +20,16 @@ config.environment["FILECHECK_OPTS"] = "-enable-var-scope"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# Sanitizer builds (-DXSPMD_SANITIZE=ON, docs/testing.md): every report is
+# fatal; the options may be overridden from the environment.
+llvm_config.with_system_environment(
+    ["ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH"])
+if getattr(config, "xspmd_sanitize", False):
+    for name, value in (("ASAN_OPTIONS", config.xspmd_asan_options),
+                        ("UBSAN_OPTIONS", config.xspmd_ubsan_options)):
+        if name not in os.environ:
+            config.environment[name] = value
+
 config.substitutions.append(("%xspmd_src", config.xspmd_src_root))
 config.substitutions.append(("%xspmd_obj", config.xspmd_obj_root))
 config.substitutions.append(("%python", "python3"))
