@@ -21,9 +21,9 @@ func.func @train_step(
     -> (tensor<f32>,
         tensor<128x512xf32> {xla.sharding = #xla.sharding<@mesh, [{"fsdp"}, {}]>},
         tensor<512x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"fsdp"}, {}]>}) {
-  // ---- forward: y = relu(x @ w1) @ w2 ----
+  // ---- forward: y = tanh(x @ w1) @ w2 ----
   %h0 = xla.matmul %x, %w1 : (tensor<1024x128xf32>, tensor<128x512xf32>) -> tensor<1024x512xf32>
-  %h = xla.relu %h0 : tensor<1024x512xf32>
+  %h = xla.tanh %h0 : tensor<1024x512xf32>
   %y = xla.matmul %h, %w2 : (tensor<1024x512xf32>, tensor<512x128xf32>) -> tensor<1024x128xf32>
   // ---- loss = mean((y - target)^2) ----
   %d = xla.sub %y, %target : tensor<1024x128xf32>
@@ -34,9 +34,13 @@ func.func @train_step(
   %dy = xla.mul %d, %c : tensor<1024x128xf32>
   %dw2 = xla.dot_general %h, %dy, batch = [] x [], contract = [0] x [0] : (tensor<1024x512xf32>, tensor<1024x128xf32>) -> tensor<512x128xf32>
   %dh = xla.dot_general %dy, %w2, batch = [] x [], contract = [1] x [1] : (tensor<1024x128xf32>, tensor<512x128xf32>) -> tensor<1024x512xf32>
-  %zero = xla.constant dense<0.0> : tensor<1024x512xf32>
-  %active = xla.compare gt, %h0, %zero : tensor<1024x512xf32>
-  %dh0 = xla.select %active, %dh, %zero : tensor<1024x512xf32>
+  // Through tanh: d tanh(u) / du = 1 - tanh(u)^2 (a smooth activation, so a
+  // partitioned run that rounds a pre-activation differently cannot flip a
+  // mask the way relu's derivative at 0 can).
+  %one = xla.constant dense<1.0> : tensor<1024x512xf32>
+  %hh = xla.mul %h, %h : tensor<1024x512xf32>
+  %dtanh = xla.sub %one, %hh : tensor<1024x512xf32>
+  %dh0 = xla.mul %dh, %dtanh : tensor<1024x512xf32>
   %dw1 = xla.dot_general %x, %dh0, batch = [] x [], contract = [0] x [0] : (tensor<1024x128xf32>, tensor<1024x512xf32>) -> tensor<128x512xf32>
   // ---- SGD update on the local shards ----
   %lr1 = xla.constant dense<0.1> : tensor<128x512xf32>
