@@ -2,6 +2,7 @@
 
 #include "passes/partition/FunctionPartitioner.h"
 
+#include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
 #include "passes/partition/LocalBuilder.h"
@@ -391,7 +392,12 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   }
 
   Value localResult;
-  if (auto gather = dyn_cast<GatherOp>(op))
+  if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
+    localResult = buildLocalDynamicUpdateSlice(
+        local, dus, operands[0], operands[1],
+        ValueRange(operands).drop_front(2), assignment.operands[0],
+        assignment.operands[1], mesh);
+  else if (auto gather = dyn_cast<GatherOp>(op))
     localResult =
         buildLocalGather(gather, operands[0], operands[1], assignment);
   else
