@@ -26,6 +26,10 @@
 
 namespace xspmd::xla {
 
+/// The link class of traffic that uses links of all of `links`: ici or dcn
+/// when they all are, mixed otherwise (ici for none).
+LinkClass combineLinkClasses(llvm::ArrayRef<LinkClass> links);
+
 /// Names of the discardable attributes the dialect owns.
 inline constexpr llvm::StringLiteral kShardingAttrName = "xla.sharding";
 inline constexpr llvm::StringLiteral kDonateAttrName = "xla.donate";

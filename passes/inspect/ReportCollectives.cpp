@@ -2,8 +2,6 @@
 
 #include "passes/Passes.h"
 
-#include "dialects/xla/XlaShardLayout.h"
-
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,27 +38,6 @@ int64_t bytesSent(Operation *op, int64_t in, int64_t g) {
       .Default([](Operation *) { return int64_t(0); });
 }
 
-/// The link class of explicit groups over a hybrid mesh: ici when every
-/// group stays in one slice, dcn when each member is in its own slice.
-LinkClass linkOfGroups(const DeviceGroups &groups, MeshAttr mesh) {
-  if (!mesh || !mesh.isHybrid())
-    return LinkClass::ici;
-  int64_t sliceSize = 1;
-  for (int64_t i = 0, e = mesh.getRank(); i < e; ++i)
-    sliceSize *= mesh.getIciSize(i);
-  bool allInSlice = true, allApart = true;
-  for (const auto &group : groups) {
-    llvm::SmallDenseSet<int64_t> slices;
-    for (int64_t d : group)
-      slices.insert(d / sliceSize);
-    allInSlice &= slices.size() == 1;
-    allApart &= slices.size() == group.size();
-  }
-  if (allInSlice)
-    return LinkClass::ici;
-  return allApart ? LinkClass::dcn : LinkClass::mixed;
-}
-
 struct ReportCollectivesPass
     : xspmd::impl::XlaReportCollectivesPassBase<ReportCollectivesPass> {
   void runOnOperation() override {
@@ -86,15 +63,11 @@ struct ReportCollectivesPass
         LinkClass link;
         if (LinkClassAttr tag = op.getLinkAttr())
           link = tag.getValue();
-        else if (ArrayAttr axes = op.getAxesAttr()) {
-          MeshModel model = MeshModel::fromAttr(mesh);
-          SmallVector<int> indices;
-          for (StringRef axis : axes.getAsValueRange<StringAttr>())
-            indices.push_back(model.axisIndex(axis));
-          link = model.linkOf(indices);
-        } else {
-          link = linkOfGroups(groups, mesh);
-        }
+        else if (ArrayAttr axes = op.getAxesAttr())
+          link = mesh.getLinkClassOfAxes(
+              llvm::to_vector(axes.getAsValueRange<StringAttr>()));
+        else
+          link = mesh ? mesh.getLinkClassOfGroups(groups) : LinkClass::ici;
         int64_t in = bytesOf(o->getOperand(0));
         int64_t sent = bytesSent(o, in, g);
         std::string text;
