@@ -253,17 +253,15 @@ void DeviceValueRewriter::tryFold(Operation *op) {
   if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
       op->getNumOperands() == 0 || !isIntegerScalar(op->getResult(0).getType()))
     return;
+  // Constant operands count too: offsets that became constants (an axis
+  // of size 1, a stride of 0) keep folding.
   SmallVector<const DeviceInts *, 3> operands;
-  bool perDevice = false;
   for (Value v : op->getOperands()) {
     const DeviceInts *values = lookup(v);
     if (!values)
       return;
-    perDevice |= values->size() > 1;
     operands.push_back(values);
   }
-  if (!perDevice)
-    return; // constants only: the canonicalizer's business
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   DeviceInts result(target.numDevices);
   SmallVector<int64_t, 3> args(operands.size());

@@ -96,3 +96,18 @@ func.func @overflow() -> (tensor<i8>, tensor<i8>) {
   %even = xla.sub %hundred, %t : tensor<i8>
   return %big, %even : tensor<i8>, tensor<i8>
 }
+
+// Offsets that became constants keep folding: on an axis of size 1 the
+// offset 3 * a + 1 is 1 on every device.
+// CHECK-LABEL: func.func private @constant_chain.body0
+// CHECK-NEXT: %[[ONE:.*]] = xla.constant dense<1> : tensor<i32>
+// CHECK-NEXT: xla.dynamic_slice %{{.*}}[%[[ONE]]], sizes = [2]
+func.func @constant_chain(%x: tensor<4xf32>) -> tensor<2xf32> attributes {xla.partitioned} {
+  %a = xla.axis_index @one["a"] : tensor<i32>
+  %three = xla.constant dense<3> : tensor<i32>
+  %one = xla.constant dense<1> : tensor<i32>
+  %m = xla.mul %a, %three : tensor<i32>
+  %off = xla.add %m, %one : tensor<i32>
+  %s = xla.dynamic_slice %x[%off], sizes = [2] : (tensor<4xf32>, tensor<i32>) -> tensor<2xf32>
+  return %s : tensor<2xf32>
+}
