@@ -170,6 +170,27 @@ def XlaImportHloShardingPass
   ];
 }
 
+def XlaReportCollectivesPass
+    : Pass<"xla-report-collectives", "::mlir::ModuleOp"> {
+  let summary = "Prints every collective with its participants, link class "
+                "and bytes";
+  let description = [{
+    For each function, prints one line per collective (in program order):
+    its kind, participants (mesh axes or group count x size), link class,
+    the local bytes it consumes and the bytes each device sends with the
+    ring algorithms the simulator models (all-gather (g-1)B, reduce-scatter
+    and all-to-all (g-1)/g B, all-reduce 2(g-1)/g B, collective-permute B,
+    all-slice 0, B the input block); then totals per link class. Tests and
+    docs/recipes.md use it to state exactly what a partitioned program
+    communicates. The module is left unchanged.
+
+    ```
+    @mlp.spmd: 1 collective, sends 32768 B per device (ici 32768 B, dcn 0 B)
+      all_reduce sum mesh_axes ["model"] (group 4) ici in 16384 B sends 24576 B
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Partitioning
 //===----------------------------------------------------------------------===//
