@@ -338,16 +338,17 @@ def XlaLowerToDevicePass : Pass<"xla-lower-to-device", "::mlir::ModuleOp"> {
       mesh is one slice);
     - devices whose programs are identical (they differ at most in link
       tags, since tables are data) share one body: a private function
-      `@<f>.body<k>` with `xla.devices = array<i64: ...>`. The function keeps
-      its signature and attributes and its body becomes one `xla.dispatch`.
+      `@<f>.body<k>` with the function's type and attributes and
+      `xla.devices = array<i64: ...>`. The function keeps its signature and
+      attributes and its body becomes one `xla.dispatch`.
 
     ```mlir
     func.func @f(%x: tensor<4x8xf32> {...}) -> ... attributes {xla.partitioned} {
       %0 = xla.dispatch [@f.body0](%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
       return %0 : tensor<4x8xf32>
     }
-    func.func private @f.body0(%x: tensor<4x8xf32>) -> tensor<4x8xf32>
-        attributes {xla.devices = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>} {
+    func.func private @f.body0(%x: tensor<4x8xf32> {...}) -> ...
+        attributes {xla.devices = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>, xla.partitioned} {
       %r = xla.all_reduce sum %x groups = [[0, 1], [2, 3], [4, 5], [6, 7]] link = ici : tensor<4x8xf32>
       ...
     ```

@@ -56,6 +56,11 @@ buildDeviceBodies(func::FuncOp func, ArrayRef<ResolvedCollective> collectives,
     } else {
       body.getBody().takeBody(func.getBody());
     }
+    // A body describes itself as the entry does (shardings, global types,
+    // `xla.partitioned`), so that later passes see the same program.
+    body->setDiscardableAttrs(func->getDiscardableAttrDictionary());
+    body.setArgAttrsAttr(func.getArgAttrsAttr());
+    body.setResAttrsAttr(func.getResAttrsAttr());
     body.setPrivate();
     body->setAttr(kDevicesAttrName, b.getDenseI64ArrayAttr(devices));
     symbolTable.insert(body);

@@ -3,8 +3,9 @@
 // The last step of --xla-lower-to-device. Once device-dependent values are
 // tables and collectives name devices, the devices' programs differ only in
 // the link class each one uses in each collective. Devices that agree on
-// every collective share one body: a private func.func with `xla.devices`
-// listing them and each collective tagged with its `link`. The function
+// every collective share one body: a private func.func with the function's
+// type and attributes, `xla.devices` listing them, and each collective
+// tagged with its `link`. The function
 // itself keeps its signature and attributes and becomes an entry whose body
 // is one `xla.dispatch` to the bodies.
 //

@@ -73,7 +73,7 @@ func.func @groups(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32>, 
 // CHECK-SAME: attributes {xla.partitioned}
 // CHECK-NEXT: xla.dispatch [@local_only.body0]
 // CHECK: func.func private @local_only.body0
-// CHECK-SAME: attributes {xla.devices = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>}
+// CHECK-SAME: attributes {xla.devices = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>, xla.partitioned}
 // CHECK-NEXT: xla.neg
 func.func @single_device(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = xla.neg %x : tensor<4xf32>

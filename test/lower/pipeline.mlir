@@ -12,8 +12,10 @@ xla.mesh @mesh = <["data"=2, "model"=2]>
 // CHECK-SAME: attributes {xla.partitioned}
 // CHECK-NEXT: %[[R:.*]] = xla.dispatch [@mlp.body0](%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: return %[[R]]
+// The body keeps the entry's argument, result and function attributes.
 // CHECK: func.func private @mlp.body0
-// CHECK-SAME: attributes {xla.devices = array<i64: 0, 1, 2, 3>}
+// CHECK-SAME: (%{{.*}}: tensor<4x8xf32> {xla.global_type = tensor<8x8xf32>, xla.sharding = #xla.sharding<@mesh, [{"data"}, {}]>}
+// CHECK-SAME: attributes {xla.devices = array<i64: 0, 1, 2, 3>, xla.partitioned}
 // CHECK: xla.all_reduce sum %{{.*}} groups = {{\[}}[0, 1], [2, 3]] link = ici : tensor<4x8xf32>
 // CHECK-NOT: axis_index
 // CHECK-NOT: mesh_axes
@@ -38,3 +40,14 @@ func.func @mlp(%x: tensor<8x8xf32> {xla.sharding = #xla.sharding<@mesh, [{"data"
 // RUN: xla-opt %s --xla-spmd-pipeline | xla-run - --function=mlp --seed=1 --expected_output=@%t.ref.npy | FileCheck %s --check-prefix=SIM
 // SIM: EXEC @mlp on 4 devices
 // SIM: [SUCCESS]
+
+// Running the pipeline on its own output is harmless: entries and bodies
+// are partitioned functions (not partitioned again) and lowering skips
+// them.
+// RUN: xla-opt %s --xla-spmd-pipeline | xla-opt --xla-spmd-pipeline | FileCheck %s --check-prefix=TWICE
+// TWICE-LABEL: func.func @mlp
+// TWICE-NEXT: xla.dispatch [@mlp.body0]
+// TWICE: func.func private @mlp.body0
+// TWICE-SAME: attributes {xla.devices = array<i64: 0, 1, 2, 3>, xla.partitioned}
+// TWICE: xla.all_reduce sum %{{.*}} groups = {{\[}}[0, 1], [2, 3]] link = ici
+// TWICE-NOT: func.func private
