@@ -316,4 +316,55 @@ def XlaOptimizeCollectivesPass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Lowering to per-device programs
+//===----------------------------------------------------------------------===//
+
+def XlaLowerToDevicePass : Pass<"xla-lower-to-device", "::mlir::ModuleOp"> {
+  let summary = "Materializes per-device programs; identical ones share a body";
+  let description = [{
+    Lowers every SPMD function (partitioned by --xla-partition, or using
+    collectives or device ids) to the programs the devices run, with
+    everything that depends on the device resolved to concrete ids:
+
+    - `axis_index`, `partition_id` and the scalar offset and predicate
+      arithmetic on them become `xla.device_table`s (device i reads entry i)
+      or constants; `all_slice` becomes a `dynamic_slice` at a table offset;
+    - every collective lists its replica `groups` as device ids;
+      `collective_permute` pairs become absolute device ids;
+    - every collective carries the `link` each device uses in it: `ici`
+      when its group lies in one slice of the module's hybrid meshes, `dcn`
+      when each member is in a different slice, `mixed` otherwise (a plain
+      mesh is one slice);
+    - devices whose programs are identical (they differ at most in link
+      tags, since tables are data) share one body: a private function
+      `@<f>.body<k>` with the function's type and attributes and
+      `xla.devices = array<i64: ...>`. The function keeps its signature and
+      attributes and its body becomes one `xla.dispatch`.
+
+    ```mlir
+    func.func @f(%x: tensor<4x8xf32> {...}) -> ... attributes {xla.partitioned} {
+      %0 = xla.dispatch [@f.body0](%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      return %0 : tensor<4x8xf32>
+    }
+    func.func private @f.body0(%x: tensor<4x8xf32> {...}) -> ...
+        attributes {xla.devices = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>, xla.partitioned} {
+      %r = xla.all_reduce sum %x groups = [[0, 1], [2, 3], [4, 5], [6, 7]] link = ici : tensor<4x8xf32>
+      ...
+    ```
+
+    A module over 4096 devices lowers to a handful of bodies: device
+    tables keep the bodies equal, and only collectives whose groups use
+    different links on different devices split them. docs/lowering.md
+    describes the form and the simulator runs it.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numBodies", "bodies", "Per-device bodies built">,
+    Statistic<"numTables", "device-tables", "Device tables in the bodies' source">,
+    Statistic<"numFolded", "folded", "Scalar ops evaluated for every device">,
+    Statistic<"numCollectives", "collectives", "Collectives resolved to devices">,
+  ];
+}
+
 #endif // XSPMD_PASSES_PASSES_TD

@@ -158,6 +158,10 @@ int run(const Options &opts) {
       llvm::outs() << fmt::format(
           "PARTITIONED @{} into @{}: {}\n", func->getSymName().str(),
           spmd->getSymName().str(), describeCollectives(*spmd));
+      std::string bodies = describeDeviceBodies(*spmd);
+      if (!bodies.empty())
+        llvm::outs() << fmt::format("LOWERED @{}: {}\n",
+                                    spmd->getSymName().str(), bodies);
       function = spmd->getSymName().str();
       if (reference.empty())
         reference = func->getSymName().str();
