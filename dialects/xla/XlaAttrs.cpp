@@ -80,24 +80,33 @@ LinkClass MeshAttr::getLinkClassOfAxes(ArrayRef<StringRef> axes) const {
   return combineLinkClasses(links);
 }
 
+int64_t MeshAttr::getSliceSize() const {
+  if (!isHybrid())
+    return 0;
+  int64_t size = 1;
+  for (int64_t i = 0, e = getRank(); i < e; ++i)
+    size *= getIciSize(i);
+  return size;
+}
+
+LinkClass xspmd::xla::linkClassOfDevices(ArrayRef<int64_t> devices,
+                                         int64_t sliceSize) {
+  if (sliceSize <= 0)
+    return LinkClass::ici;
+  llvm::SmallDenseSet<int64_t, 8> slices;
+  for (int64_t d : devices)
+    slices.insert(d / sliceSize);
+  if (slices.size() <= 1)
+    return LinkClass::ici;
+  return slices.size() == devices.size() ? LinkClass::dcn : LinkClass::mixed;
+}
+
 LinkClass
 MeshAttr::getLinkClassOfGroups(ArrayRef<SmallVector<int64_t>> groups) const {
-  if (!isHybrid())
-    return LinkClass::ici;
-  int64_t sliceSize = 1;
-  for (int64_t i = 0, e = getRank(); i < e; ++i)
-    sliceSize *= getIciSize(i);
-  bool allInSlice = true, allApart = true;
-  for (const auto &group : groups) {
-    llvm::SmallDenseSet<int64_t> slices;
-    for (int64_t d : group)
-      slices.insert(d / sliceSize);
-    allInSlice &= slices.size() == 1;
-    allApart &= slices.size() == group.size();
-  }
-  if (allInSlice)
-    return LinkClass::ici;
-  return allApart ? LinkClass::dcn : LinkClass::mixed;
+  SmallVector<LinkClass> links;
+  for (const auto &group : groups)
+    links.push_back(linkClassOfDevices(group, getSliceSize()));
+  return combineLinkClasses(links);
 }
 
 SmallVector<int64_t> MeshAttr::getDeviceArray() const {

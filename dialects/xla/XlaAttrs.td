@@ -49,6 +49,9 @@ def Xla_MeshAttr : Xla_Attr<"Mesh", "mesh"> {
     int64_t getIciSize(int64_t i) const;
     int64_t getDcnSize(int64_t i) const;
     LinkClass getLinkClass(int64_t i) const;
+    /// Devices per slice of a hybrid mesh (product of the ICI sizes); 0 for
+    /// a plain mesh (one slice).
+    int64_t getSliceSize() const;
     /// The link class a collective over `axes` travels on: ici when every
     /// axis (of size > 1) is ici, dcn when all are dcn, mixed otherwise.
     LinkClass getLinkClassOfAxes(::llvm::ArrayRef<::llvm::StringRef> axes) const;

@@ -30,6 +30,12 @@ namespace xspmd::xla {
 /// when they all are, mixed otherwise (ici for none).
 LinkClass combineLinkClasses(llvm::ArrayRef<LinkClass> links);
 
+/// The link class of traffic among `devices` when slices hold `sliceSize`
+/// consecutive device ids (0: one slice): ici when all lie in one slice,
+/// dcn when each lies in a slice of its own, mixed otherwise.
+LinkClass linkClassOfDevices(llvm::ArrayRef<int64_t> devices,
+                             int64_t sliceSize);
+
 /// Names of the discardable attributes the dialect owns.
 inline constexpr llvm::StringLiteral kShardingAttrName = "xla.sharding";
 inline constexpr llvm::StringLiteral kDonateAttrName = "xla.donate";

@@ -10,16 +10,7 @@ using namespace xspmd::xla;
 namespace xspmd::lower {
 
 LinkClass DeviceTarget::classify(llvm::ArrayRef<int64_t> devices) const {
-  if (sliceSize <= 0)
-    return LinkClass::ici;
-  llvm::SmallDenseSet<int64_t, 8> slices;
-  for (int64_t d : devices)
-    slices.insert(d / sliceSize);
-  if (slices.size() <= 1)
-    return LinkClass::ici;
-  if (slices.size() == devices.size())
-    return LinkClass::dcn;
-  return LinkClass::mixed;
+  return linkClassOfDevices(devices, sliceSize);
 }
 
 FailureOr<int64_t> DeviceTarget::sliceSizeOf(ModuleOp module) {
@@ -29,9 +20,7 @@ FailureOr<int64_t> DeviceTarget::sliceSizeOf(ModuleOp module) {
     MeshAttr mesh = meshOp.getMesh();
     if (!mesh.isHybrid())
       continue;
-    int64_t s = 1;
-    for (int64_t i = 0; i < mesh.getRank(); ++i)
-      s *= mesh.getIciSize(i);
+    int64_t s = mesh.getSliceSize();
     if (size && *size != s)
       return meshOp.emitOpError()
              << "has slices of " << s << " devices but mesh @"
