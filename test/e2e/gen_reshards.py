@@ -67,9 +67,14 @@ def main():
         for part in range(3):
             write(f'reshard-2axis-{tag}-{part}.mlir', mesh2, funcs[part::3])
 
-    # 3 axes, permuted devices: classify all pairs by the plan's collectives.
+    # 3 axes, permuted devices: classify all pairs by the plan's collectives,
+    # for a divisible shape and one whose dimensions do not split evenly.
     mesh3 = 'xla.mesh @mesh = <["x"=2, "y"=2, "z"=2], devices=[0, 4, 2, 6, 1, 5, 3, 7]>'
-    shape = (4, 6)
+    for shape, tag, per_class in [((4, 6), '', 3), ((5, 7), 'nondivisible-', 2)]:
+        three_axis(xla_opt, mesh3, shape, tag, per_class)
+
+
+def three_axis(xla_opt, mesh3, shape, tag, per_class):
     ls = list(layouts(['x', 'y', 'z'], 2))
     pairs = [(s, d) for s, d in itertools.product(ls, ls) if s != d]
     module = mesh3 + '\n' + ''.join(function(f'q{i}', shape, s, d)
@@ -92,11 +97,11 @@ def main():
     rng = random.Random(0)
     chosen = []
     for kinds, members in sorted(by_class.items()):
-        chosen += rng.sample(members, min(3, len(members)))
+        chosen += rng.sample(members, min(per_class, len(members)))
     funcs = [function(f'q{i}', shape, *pairs[i]) for i in sorted(chosen)]
     print(f'{len(by_class)} plan classes over {len(pairs)} pairs of 3-axis layouts')
     for part in range(2):
-        write(f'reshard-3axis-{part}.mlir', mesh3, funcs[part::2])
+        write(f'reshard-3axis-{tag}{part}.mlir', mesh3, funcs[part::2])
 
 
 if __name__ == '__main__':
