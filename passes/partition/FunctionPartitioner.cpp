@@ -2,6 +2,7 @@
 
 #include "passes/partition/FunctionPartitioner.h"
 
+#include "passes/common/FunctionAttrs.h"
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
@@ -218,6 +219,9 @@ LogicalResult Partitioner::run() {
   Block &body = func.getBody().front();
   Block *newBody = new Block();
   SmallVector<Type> argTypes;
+  // Argument and result attributes are set in bulk at the end: one at a
+  // time rebuilds the whole attribute array each time (quadratic).
+  SmallVector<Attribute> argGlobals, resultGlobals, resultShardings;
   for (BlockArgument arg : body.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
     ShardLayout layout =
@@ -226,8 +230,7 @@ LogicalResult Partitioner::run() {
     Type localType = type.clone(layout.localShape(mesh));
     argTypes.push_back(localType);
     placed[arg] = {newBody->addArgument(localType, arg.getLoc()), layout};
-    func.setArgAttr(arg.getArgNumber(), kGlobalTypeAttrName,
-                    TypeAttr::get(type));
+    argGlobals.push_back(TypeAttr::get(type));
   }
   builder.setInsertionPointToEnd(newBody);
   for (Operation &op : body.without_terminator())
@@ -251,11 +254,13 @@ LogicalResult Partitioner::run() {
     ShardLayout layout = layoutOf(sharding, type.getShape());
     results.push_back(getAs(value, layout, ret.getLoc()));
     resultTypes.push_back(results.back().getType());
-    if (sharding)
-      func.setResultAttr(i, kShardingAttrName, sharding);
-    func.setResultAttr(i, kGlobalTypeAttrName, TypeAttr::get(type));
+    resultShardings.push_back(sharding);
+    resultGlobals.push_back(TypeAttr::get(type));
   }
   func::ReturnOp::create(builder, ret.getLoc(), results);
+  setArgAttrs(func, kGlobalTypeAttrName, argGlobals);
+  setResultAttrs(func, kShardingAttrName, resultShardings);
+  setResultAttrs(func, kGlobalTypeAttrName, resultGlobals);
 
   // Swap in the new body and the local signature.
   func.getBody().push_back(newBody);
