@@ -21,8 +21,8 @@ struct SpmdPipelineOptions
                         llvm::cl::init(true)};
 };
 
-/// propagate sharding -> partition -> canonicalize + cse -> optimize
-/// collectives.
+/// inline trace annotations -> propagate sharding -> partition ->
+/// canonicalize + cse -> optimize collectives.
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options);
 
