@@ -14,6 +14,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
+
+#include <fmt/format.h>
 
 using namespace mlir;
 
@@ -153,10 +156,10 @@ bool Session::needsPartitioning(func::FuncOp func) {
   // Hand-written SPMD code (collectives, device ids) runs as written.
   bool annotated = false, spmd = false;
   func.walk([&](Operation *op) {
-    spmd |= runtime::isDeviceDependent(op) ||
-            isa<xla::CollectiveOpInterface>(op);
-    annotated |= isa<xla::MarkShardingOp>(op) ||
-                 op->hasAttr(xla::kShardingAttrName);
+    spmd |=
+        runtime::isDeviceDependent(op) || isa<xla::CollectiveOpInterface>(op);
+    annotated |=
+        isa<xla::MarkShardingOp>(op) || op->hasAttr(xla::kShardingAttrName);
   });
   if (spmd)
     return false;
@@ -198,6 +201,61 @@ Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
     return sessionError("the partitioned @" + func.getSymName() +
                         " does not verify (see the diagnostics above)");
   return copy;
+}
+
+llvm::Expected<Session::CompiledGraph>
+Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
+                      bool partition, const SpmdPipelineOptions &options) {
+  // The graph's hash: its ops (not their locations), the meshes, the device
+  // count and the pipeline options.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  // Local scope: value numbers must not depend on the other functions.
+  flags.printGenericOpForm().useLocalScope();
+  for (auto mesh : module->getOps<xla::MeshOp>())
+    mesh->print(os, flags);
+  func->print(os, flags);
+  os << "devices=" << requestedDevices << " partition=" << partition
+     << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
+     << " optimize=" << options.optimize;
+  std::string hash = fmt::format("{:016x}", llvm::xxh3_64bits(text));
+  auto found = graphs.find(hash);
+  if (found != graphs.end()) {
+    metrics.addToCounter("CachedCompile");
+    CompiledGraph graph = found->second;
+    graph.cached = true;
+    return graph;
+  }
+
+  int64_t start = report::nowNs();
+  CompiledGraph graph;
+  graph.hash = hash;
+  graph.function = func.getSymName().str();
+  if (partition && needsPartitioning(func)) {
+    llvm::Expected<func::FuncOp> spmd = this->partition(func, options);
+    if (!spmd)
+      return spmd.takeError();
+    graph.reference = graph.function;
+    graph.function = spmd->getSymName().str();
+    graph.partitioned = true;
+  }
+  auto compiled = module->lookupSymbol<func::FuncOp>(graph.function);
+  llvm::Expected<int64_t> devices =
+      resolveDeviceCount(compiled, requestedDevices);
+  if (!devices)
+    return devices.takeError();
+  graph.numDevices = *devices;
+  if (llvm::Expected<const runtime::Program *> program =
+          getProgram(compiled, graph.numDevices);
+      !program)
+    return program.takeError();
+  int64_t end = report::nowNs();
+  metrics.addToCounter("UncachedCompile");
+  metrics.addSample("CompileTime", report::MetricUnit::Time,
+                    static_cast<double>(end - start), end);
+  graphs.emplace(hash, graph);
+  return graph;
 }
 
 std::string describeCollectives(func::FuncOp func) {
