@@ -44,6 +44,8 @@ void recordStepMetrics(report::MetricsRegistry &metrics, const TimedRun &run,
     metrics.addSample("SimulationTime", report::MetricUnit::Time, seconds * 1e9,
                       static_cast<int64_t>(at));
   }
+  metrics.addSample("CostModelTime", report::MetricUnit::Time,
+                    run.getCostingSeconds() * 1e9, wall);
   for (const report::CollectiveRow &row : summary.collectives)
     metrics.addToCounter(counterName(row.record->kind),
                          static_cast<int64_t>(summary.stepSeconds.size()));

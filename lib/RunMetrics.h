@@ -9,7 +9,8 @@
 //  * Metric ExecuteTime: the predicted device time of each step (the
 //    simulated TPU's time, the quantity torch_xla measures), with the
 //    simulated clock as timestamps; Metric SimulationTime: the host wall
-//    time of simulating each step.
+//    time of simulating each step; Metric CostModelTime: the host wall time
+//    of costing the programs on the topology (once, before the first step).
 //  * Metrics TransferToDeviceTime / TransferFromDeviceTime: predicted PCIe
 //    time of the inputs (before the first step) and outputs (after the
 //    last); metrics InboundData / OutboundData and counters

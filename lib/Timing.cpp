@@ -1,6 +1,7 @@
 //===- Timing.cpp - time, memory and trace of a run on a topology ---------===//
 
 #include "lib/Timing.h"
+#include "runtime/report/Metrics.h"
 #include "runtime/report/TraceWriter.h"
 #include "runtime/timeline/TimingSimulator.h"
 #include "runtime/topology/TopologyParser.h"
@@ -112,6 +113,7 @@ TimedRun::create(ModuleOp module, const FunctionRunner &runner,
         chips));
   }
 
+  int64_t costingStart = report::nowNs();
   run->costs =
       std::make_unique<timeline::CostModel>(*run->topology, options.costs);
   run->programs.assign(runner.getDevicePrograms().begin(),
@@ -129,6 +131,8 @@ TimedRun::create(ModuleOp module, const FunctionRunner &runner,
     }
     run->memoryOf.push_back(it->second);
   }
+  run->costingSeconds =
+      static_cast<double>(report::nowNs() - costingStart) * 1e-9;
   std::set<int64_t> record(options.recordDevices.begin(),
                            options.recordDevices.end());
   for (int64_t d = 0; d < numDevices; ++d) {

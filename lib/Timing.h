@@ -59,6 +59,9 @@ public:
   /// How the topology was chosen and the mesh placed, one line each.
   llvm::ArrayRef<std::string> getPlacementNotes() const { return notes; }
   int64_t getNumDevices() const { return clocks.size(); }
+  /// Host wall time spent costing the programs (rooflines and collective
+  /// estimates), in seconds.
+  double getCostingSeconds() const { return costingSeconds; }
 
   /// Peak memory of device `device`'s program.
   const report::MemoryProfile &getMemory(int64_t device) const;
@@ -92,6 +95,7 @@ private:
   /// Per distinct program, and which one each device runs.
   std::vector<report::MemoryProfile> memory;
   std::vector<int32_t> memoryOf;
+  double costingSeconds = 0;
 };
 
 /// The one-line memory summary: "MEMORY peak 1.2 GiB of 95 GiB HBM (1.3%)

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - func.func to Program --------------------------------===//
 
 #include "runtime/exec/Compiler.h"
+#include "runtime/exec/Fusion.h"
 #include "runtime/exec/Lowering.h"
 #include "runtime/exec/TypeMapping.h"
 
@@ -102,6 +103,7 @@ FailureOr<Program> FunctionCompiler::compile() {
   if (failed(compileBlock(body, regionScopes)))
     return failure();
   computeReleases();
+  computeFusedBytes(program);
   std::string bytecode;
   llvm::raw_string_ostream os(bytecode);
   if (succeeded(writeBytecodeToFile(func, os)))
@@ -194,6 +196,7 @@ LogicalResult FunctionCompiler::compileOp(Operation &op, int32_t scope) {
       return failure();
     inst.kernel = std::move(*kernel);
     inst.work = describeWork(&op);
+    inst.fusion = fusionRoleOf(&op);
   }
   program.isSpmd |= isDeviceDependent(&op);
   for (Value v : op.getOperands())

@@ -51,6 +51,19 @@ InstructionKind classifyInstruction(Operation *op) {
   return InstructionKind::Compute;
 }
 
+FusionRole fusionRoleOf(Operation *op) {
+  if (classifyInstruction(op) != InstructionKind::Compute)
+    return FusionRole::None;
+  if (isa<ReduceOp, SoftmaxOp>(op))
+    return FusionRole::Input;
+  if (isa<BroadcastInDimOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
+          AndOp, OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp,
+          RsqrtOp, SigmoidOp, ReluOp, GeluOp, NotOp, xla::CompareOp, SelectOp,
+          ConvertOp>(op))
+    return FusionRole::Loop;
+  return FusionRole::None;
+}
+
 static double elementsOf(Value v) {
   TensorSpec spec = specOf(v);
   double n = 1;

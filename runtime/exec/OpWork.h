@@ -27,6 +27,21 @@ enum class InstructionKind : uint8_t {
   View,
 };
 
+/// How an op takes part in XLA-style loop fusion (runtime/exec/Fusion.h).
+enum class FusionRole : uint8_t {
+  /// Neither: reads its operands from and writes its results to HBM.
+  None,
+  /// Elementwise ops and broadcasts: fuse into their consumers, and take
+  /// fused producers as operands.
+  Loop,
+  /// Reductions and softmax: take fused producers as operands (input
+  /// fusion), write their results.
+  Input,
+};
+
+/// The fusion role of `op`.
+FusionRole fusionRoleOf(mlir::Operation *op);
+
 /// The cost model's element type of `type`.
 cost::NumericType toNumericType(ElementType type);
 

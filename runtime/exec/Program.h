@@ -72,8 +72,12 @@ struct Instruction {
 
   // For the timing model and reports.
   InstructionKind kind = InstructionKind::Compute;
-  /// Compute instructions: the roofline inputs (runtime/exec/OpWork.h).
+  /// Compute instructions: the roofline inputs (runtime/exec/OpWork.h),
+  /// and the HBM bytes left once elementwise producers are fused into their
+  /// consumers (runtime/exec/Fusion.h).
   cost::OpWork work;
+  double fusedBytes = 0;
+  FusionRole fusion = FusionRole::None;
   /// Collective instructions: the resolved call, shared with the kernel, and
   /// its participants as written ("@mesh[\"model\"]", "groups [[0, 1],
   /// [2, 3]]", "all devices").

@@ -139,7 +139,7 @@ std::string DeviceTrace::computeArgs(int32_t index, int32_t scope) const {
   std::string args = fmt::format(
       R"("op":{},"instruction":{},"location":{},"flops":{},"bytes":{},"bound":"{}")",
       quoted(inst.opName), index, quoted(inst.location), inst.work.flops,
-      inst.work.bytes, c.isMemoryBound() ? "memory" : "compute");
+      costs.hbmBytes(inst), c.isMemoryBound() ? "memory" : "compute");
   if (scope >= 0)
     args += fmt::format(R"(,"scope":{})", quoted(scopeName(program, scope)));
   return args;

@@ -111,11 +111,13 @@ CostModel::addProgram(const runtime::Program &program) {
     switch (inst.kind) {
     case runtime::InstructionKind::View:
       break;
-    case runtime::InstructionKind::Compute:
-      costs->compute[i] =
-          cost::estimateCompute(spec, inst.work, options.compute);
+    case runtime::InstructionKind::Compute: {
+      cost::OpWork work = inst.work;
+      work.bytes = hbmBytes(inst);
+      costs->compute[i] = cost::estimateCompute(spec, work, options.compute);
       costs->seconds[i] = costs->compute[i].seconds;
       break;
+    }
     case runtime::InstructionKind::Collective: {
       llvm::Expected<int32_t> index = estimate(*inst.collective);
       if (!index)

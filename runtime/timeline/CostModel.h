@@ -51,6 +51,9 @@ struct ProgramCosts {
 struct CostModelOptions {
   cost::ComputeOptions compute;
   cost::CollectiveCostOptions collectives;
+  /// Count HBM bytes after elementwise fusion (runtime/exec/Fusion.h);
+  /// false: every op reads and writes HBM.
+  bool fuseElementwise = true;
 };
 
 class CostModel {
@@ -58,6 +61,11 @@ public:
   CostModel(const topology::Topology &topology, CostModelOptions options = {});
 
   const topology::Topology &getTopology() const { return topology; }
+  const CostModelOptions &getOptions() const { return options; }
+  /// The HBM bytes the roofline charges `inst`.
+  double hbmBytes(const runtime::Instruction &inst) const {
+    return options.fuseElementwise ? inst.fusedBytes : inst.work.bytes;
+  }
 
   /// Costs `program` (once; later calls return the same table). Fails when
   /// a collective names devices outside the topology.

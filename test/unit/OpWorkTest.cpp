@@ -80,3 +80,50 @@ TEST(OpWork, CountsOfEachFamily) {
 }
 
 } // namespace
+
+namespace {
+
+const char *kFusionModule = R"mlir(
+func.func @main(%a: tensor<64x32xf32>, %w: tensor<32x32xf32>) -> (tensor<64xf32>, tensor<64x32xf32>, tensor<64x32xf32>) {
+  %e = xla.exp %a : tensor<64x32xf32>
+  %m = xla.mul %e, %a : tensor<64x32xf32>
+  %v = xla.reshape %m : (tensor<64x32xf32>) -> tensor<2048xf32>
+  %v2 = xla.reshape %v : (tensor<2048xf32>) -> tensor<64x32xf32>
+  %r = xla.reduce sum %v2, dims = [1] : (tensor<64x32xf32>) -> tensor<64xf32>
+  %t = xla.tanh %a : tensor<64x32xf32>
+  %d = xla.matmul %t, %w : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %n = xla.neg %a : tensor<64x32xf32>
+  return %r, %d, %n : tensor<64xf32>, tensor<64x32xf32>, tensor<64x32xf32>
+}
+)mlir";
+
+TEST(OpWork, ElementwiseChainsFuse) {
+  llvm::Expected<std::unique_ptr<Session>> session =
+      Session::loadSource(kFusionModule, "fusion.mlir");
+  ASSERT_TRUE(static_cast<bool>(session));
+  llvm::Expected<mlir::func::FuncOp> func = (*session)->resolveFunction("");
+  ASSERT_TRUE(static_cast<bool>(func));
+  llvm::Expected<const Program *> program = (*session)->getProgram(*func, 1);
+  ASSERT_TRUE(static_cast<bool>(program));
+  const std::vector<Instruction> &inst = (*program)->instructions;
+  ASSERT_EQ(inst.size(), 8u);
+  const double tile = 64 * 32 * 4; // one 64x32 f32 tensor
+  // exp reads a; its result goes to mul only: fused, not written.
+  EXPECT_EQ(inst[0].work.bytes, 2 * tile);
+  EXPECT_EQ(inst[0].fusedBytes, tile);
+  // mul reads e (fused) and a; its result reaches the reduce through two
+  // views: fused too.
+  EXPECT_EQ(inst[1].work.bytes, 3 * tile);
+  EXPECT_EQ(inst[1].fusedBytes, tile);
+  EXPECT_EQ(inst[2].kind, InstructionKind::View);
+  // The reduce reads nothing from HBM but writes its 64 floats.
+  EXPECT_EQ(inst[4].work.bytes, tile + 64 * 4);
+  EXPECT_EQ(inst[4].fusedBytes, 64 * 4);
+  // tanh feeds a matmul, which does not fuse: written and read.
+  EXPECT_EQ(inst[5].fusedBytes, inst[5].work.bytes);
+  EXPECT_EQ(inst[6].fusedBytes, inst[6].work.bytes);
+  // neg is returned: written.
+  EXPECT_EQ(inst[7].fusedBytes, 2 * tile);
+}
+
+} // namespace

@@ -48,6 +48,7 @@ struct Options {
   std::string topology;
   int64_t slices = 0;
   bool syncCollectives = false;
+  bool noFusion = false;
   std::string trace, traceDevices;
   bool metrics = false;
   int64_t repeat = 1;
@@ -225,6 +226,7 @@ int prepare(const Options &opts, Session &session,
     timing.topology = opts.topology;
     timing.slices = opts.slices;
     timing.asyncCollectives = !opts.syncCollectives;
+    timing.costs.fuseElementwise = !opts.noFusion;
     if (!opts.trace.empty()) {
       // Default: every device of small runs, the first 64 of large ones.
       std::string devices = !opts.traceDevices.empty() ? opts.traceDevices
@@ -461,6 +463,9 @@ int main(int argc, char **argv) {
   app.add_flag("--sync-collectives", opts.syncCollectives,
                "run collectives on the compute stream (default: async "
                "start/done pairs overlapping compute)");
+  app.add_flag("--no-fusion", opts.noFusion,
+               "charge every op its full HBM traffic (default: elementwise "
+               "chains fuse into their consumers, as XLA fuses them)");
   app.add_option("--trace", opts.trace,
                  "write a Chrome/Perfetto trace (JSON) of the timeline");
   app.add_option("--trace-devices", opts.traceDevices,
