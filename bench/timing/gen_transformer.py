@@ -41,9 +41,11 @@ class Emitter:
         self.lines = []
         self.n = 0
         self.types = {}
+        # Activation layouts for mark_sharding (None: no constraints).
+        self.specs = None
 
     def t(self, shape, dtype=None):
-        return "tensor<" + "x".join(str(d) for d in shape) + "x" + (dtype or self.dtype) + ">"
+        return "tensor<" + "".join(f"{d}x" for d in shape) + (dtype or self.dtype) + ">"
 
     def fresh(self, hint):
         self.n += 1
@@ -97,8 +99,20 @@ class Emitter:
     def broadcast(self, a, sa, dims, sr):
         return self.op("b", f"xla.broadcast_in_dim {a}, dims = {dims} : ({self.t(sa)}) -> {self.t(sr)}")
 
+    def mark(self, value, shape, spec):
+        """xla.mark_sharding with `spec` (a list of dimension entries), or
+        `value` itself when constraints are off."""
+        if self.specs is None:
+            return value
+        entries = ", ".join(self.specs[spec])
+        return self.op("ms", f"xla.mark_sharding {value} <@mesh, [{entries}]> : {self.t(shape)}")
+
     def splat(self, value, shape):
-        return self.op("c", f"xla.constant dense<{value}> : {self.t(shape)}")
+        """A scalar constant broadcast to `shape` (as torch_xla records
+        scalars): the broadcast is partitioned like any op, so every device
+        builds only its block."""
+        c = self.op("c", f"xla.constant dense<{value}> : {self.t([])}")
+        return self.op("c", f"xla.broadcast_in_dim {c}, dims = [] : ({self.t([])}) -> {self.t(shape)}")
 
 
 def gelu_grad(e, x, shape):
@@ -120,20 +134,20 @@ def block(e, a, x, w, trace_unused):
     xs, hs = [B, S, D], [B, S, H, Dh]
     ps = [B, H, S, S]
     sv = {}
-    q = e.einsum("bsd,de->bse", x, xs, w["wq"], [D, D], xs, "q")
-    k = e.einsum("bsd,de->bse", x, xs, w["wk"], [D, D], xs, "k")
-    v = e.einsum("bsd,de->bse", x, xs, w["wv"], [D, D], xs, "v")
-    q4, k4, v4 = (e.reshape(t, xs, hs) for t in (q, k, v))
-    s = e.einsum("bqhd,bkhd->bhqk", q4, hs, k4, hs, ps, "sc")
+    q = e.mark(e.einsum("bsd,de->bse", x, xs, w["wq"], [D, D], xs, "q"), xs, "proj")
+    k = e.mark(e.einsum("bsd,de->bse", x, xs, w["wk"], [D, D], xs, "k"), xs, "proj")
+    v = e.mark(e.einsum("bsd,de->bse", x, xs, w["wv"], [D, D], xs, "v"), xs, "proj")
+    q4, k4, v4 = (e.mark(e.reshape(t, xs, hs), hs, "heads") for t in (q, k, v))
+    s = e.mark(e.einsum("bqhd,bkhd->bhqk", q4, hs, k4, hs, ps, "sc"), ps, "scores")
     s = e.binary("mul", s, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", ps), ps)
-    p = e.softmax(s, ps, 3)
-    c4 = e.einsum("bhqk,bkhd->bqhd", p, ps, v4, hs, hs, "ctx")
-    c = e.reshape(c4, hs, xs)
-    o = e.einsum("bsd,de->bse", c, xs, w["wo"], [D, D], xs, "o")
+    p = e.mark(e.softmax(s, ps, 3), ps, "scores")
+    c4 = e.mark(e.einsum("bhqk,bkhd->bqhd", p, ps, v4, hs, hs, "ctx"), hs, "heads")
+    c = e.mark(e.reshape(c4, hs, xs), xs, "proj")
+    o = e.mark(e.einsum("bsd,de->bse", c, xs, w["wo"], [D, D], xs, "o"), xs, "act")
     x1 = e.binary("add", x, o, xs, "x")
-    h0 = e.einsum("bsd,df->bsf", x1, xs, w["w1"], [D, F], [B, S, F], "h")
+    h0 = e.mark(e.einsum("bsd,df->bsf", x1, xs, w["w1"], [D, F], [B, S, F], "h"), [B, S, F], "hidden")
     h = e.unary("gelu", h0, [B, S, F])
-    m = e.einsum("bsf,fd->bsd", h, [B, S, F], w["w2"], [F, D], xs, "m")
+    m = e.mark(e.einsum("bsf,fd->bsd", h, [B, S, F], w["w2"], [F, D], xs, "m"), xs, "act")
     y = e.binary("add", x1, m, xs, "y")
     sv.update(x=x, q4=q4, k4=k4, v4=v4, p=p, c=c, x1=x1, h0=h0, h=h)
     return y, sv
@@ -146,18 +160,18 @@ def block_backward(e, a, dy, w, sv):
     ps = [B, H, S, S]
     g = {}
     # MLP.
-    g["w2"] = e.einsum("bsf,bsd->fd", sv["h"], fs, dy, xs, [F, D], "dw")
-    dh = e.einsum("bsd,fd->bsf", dy, xs, w["w2"], [F, D], fs, "dh")
+    g["w2"] = e.mark(e.einsum("bsf,bsd->fd", sv["h"], fs, dy, xs, [F, D], "dw"), [F, D], "row")
+    dh = e.mark(e.einsum("bsd,fd->bsf", dy, xs, w["w2"], [F, D], fs, "dh"), fs, "hidden")
     dh0 = e.binary("mul", dh, gelu_grad(e, sv["h0"], fs), fs, "dh")
-    g["w1"] = e.einsum("bsd,bsf->df", sv["x1"], xs, dh0, fs, [D, F], "dw")
-    dx1m = e.einsum("bsf,df->bsd", dh0, fs, w["w1"], [D, F], xs, "dx")
+    g["w1"] = e.mark(e.einsum("bsd,bsf->df", sv["x1"], xs, dh0, fs, [D, F], "dw"), [D, F], "col")
+    dx1m = e.mark(e.einsum("bsf,df->bsd", dh0, fs, w["w1"], [D, F], xs, "dx"), xs, "act")
     dx1 = e.binary("add", dy, dx1m, xs, "dx")
     # Attention output projection.
-    g["wo"] = e.einsum("bsd,bse->de", sv["c"], xs, dx1, xs, [D, D], "dw")
-    dc = e.einsum("bse,de->bsd", dx1, xs, w["wo"], [D, D], xs, "dc")
-    dc4 = e.reshape(dc, xs, hs)
-    dp = e.einsum("bqhd,bkhd->bhqk", dc4, hs, sv["v4"], hs, ps, "dp")
-    dv4 = e.einsum("bhqk,bqhd->bkhd", sv["p"], ps, dc4, hs, hs, "dv")
+    g["wo"] = e.mark(e.einsum("bsd,bse->de", sv["c"], xs, dx1, xs, [D, D], "dw"), [D, D], "row")
+    dc = e.mark(e.einsum("bse,de->bsd", dx1, xs, w["wo"], [D, D], xs, "dc"), xs, "proj")
+    dc4 = e.mark(e.reshape(dc, xs, hs), hs, "heads")
+    dp = e.mark(e.einsum("bqhd,bkhd->bhqk", dc4, hs, sv["v4"], hs, ps, "dp"), ps, "scores")
+    dv4 = e.mark(e.einsum("bhqk,bqhd->bkhd", sv["p"], ps, dc4, hs, hs, "dv"), hs, "heads")
     # Softmax backward: ds = p (dp - sum_k dp p).
     pdp = e.binary("mul", sv["p"], dp, ps)
     r = e.reduce_sum(pdp, ps, "[3]", [B, H, S])
@@ -165,13 +179,13 @@ def block_backward(e, a, dy, w, sv):
     ds = e.binary("sub", dp, rb, ps)
     ds = e.binary("mul", sv["p"], ds, ps)
     ds = e.binary("mul", ds, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", ps), ps, "ds")
-    dq4 = e.einsum("bhqk,bkhd->bqhd", ds, ps, sv["k4"], hs, hs, "dq")
-    dk4 = e.einsum("bhqk,bqhd->bkhd", ds, ps, sv["q4"], hs, hs, "dk")
-    dq, dk, dv = (e.reshape(t, hs, xs) for t in (dq4, dk4, dv4))
+    dq4 = e.mark(e.einsum("bhqk,bkhd->bqhd", ds, ps, sv["k4"], hs, hs, "dq"), hs, "heads")
+    dk4 = e.mark(e.einsum("bhqk,bqhd->bkhd", ds, ps, sv["q4"], hs, hs, "dk"), hs, "heads")
+    dq, dk, dv = (e.mark(e.reshape(t, hs, xs), xs, "proj") for t in (dq4, dk4, dv4))
     dx = dx1
     for name, d in (("wq", dq), ("wk", dk), ("wv", dv)):
-        g[name] = e.einsum("bsd,bse->de", sv["x"], xs, d, xs, [D, D], "dw")
-        back = e.einsum("bse,de->bsd", d, xs, w[name], [D, D], xs, "dx")
+        g[name] = e.mark(e.einsum("bsd,bse->de", sv["x"], xs, d, xs, [D, D], "dw"), [D, D], "col")
+        back = e.mark(e.einsum("bse,de->bsd", d, xs, w[name], [D, D], xs, "dx"), xs, "act")
         dx = e.binary("add", dx, back, xs, "dx")
     return dx, g
 
@@ -193,6 +207,9 @@ def main():
     ap.add_argument("--fsdp", type=int, default=1)
     ap.add_argument("--tensor", type=int, default=1)
     ap.add_argument("--trace", action="store_true", help="wrap phases in xla.trace")
+    ap.add_argument("--no-constraints", action="store_true",
+                    help="no mark_sharding on activations and gradients (leave "
+                    "every intermediate layout to propagation)")
     ap.add_argument("--forward-only", action="store_true",
                     help="only the forward pass (returns the last block's output)")
     a = ap.parse_args()
@@ -200,6 +217,19 @@ def main():
     if D % a.heads:
         sys.exit("d-model must be a multiple of heads")
     e = Emitter(a.dtype)
+    batch = '{"data", "fsdp"}'
+    if not a.no_constraints:
+        # MaxText's logical axis rules: batch over (data, fsdp), heads, the
+        # MLP width and attention projections over tensor.
+        e.specs = {
+            "act": [batch, "{}", "{}"],
+            "proj": [batch, "{}", '{"tensor"}'],
+            "heads": [batch, "{}", '{"tensor"}', "{}"],
+            "scores": [batch, '{"tensor"}', "{}", "{}"],
+            "hidden": [batch, "{}", '{"tensor"}'],
+            "col": ['{"fsdp"}', '{"tensor"}'],
+            "row": ['{"tensor"}', '{"fsdp"}'],
+        }
     out = []
     devices = a.data * a.dcn_data * a.fsdp * a.tensor
     out.append(f"// {a.layers}-layer transformer training step: batch {B} x seq {S}, "
