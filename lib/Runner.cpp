@@ -99,12 +99,12 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
   if (!devices)
     return devices.takeError();
   runner.numDevices = *devices;
-  llvm::Expected<const Program *> program =
-      session.getProgram(*func, runner.numDevices);
-  if (!program)
-    return program.takeError();
-  runner.program = *program;
-  runner.devicePrograms.assign(runner.numDevices, runner.program);
+  llvm::Expected<std::vector<const Program *>> programs =
+      session.getDevicePrograms(*func, runner.numDevices);
+  if (!programs)
+    return programs.takeError();
+  runner.devicePrograms = std::move(*programs);
+  runner.program = runner.devicePrograms.front();
 
   const Program *ref = nullptr;
   if (!referenceFunction.empty()) {

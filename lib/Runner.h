@@ -45,7 +45,8 @@ public:
   llvm::StringRef getFunctionName() const { return functionName; }
   int64_t getNumDevices() const { return numDevices; }
   bool hasReference() const { return static_cast<bool>(reference); }
-  /// Whether the function communicates or depends on its device id.
+  /// Whether the function communicates or depends on its device id (device
+  /// 0's program for a lowered entry).
   bool isSpmd() const { return program->isSpmd; }
   const std::vector<ValueLayout> &getArguments() const { return args; }
   const std::vector<ValueLayout> &getResults() const { return results; }
@@ -82,7 +83,8 @@ private:
   int64_t numDevices = 1;
   const runtime::Program *program = nullptr;
   const runtime::Program *reference = nullptr;
-  /// Program of each device (all `program` unless overridden).
+  /// Program of each device: `program`, or for a lowered entry the body
+  /// that lists the device, unless overridden.
   std::vector<const runtime::Program *> devicePrograms;
   std::vector<ValueLayout> args, results;
 };

@@ -106,6 +106,15 @@ llvm::Expected<int64_t> Session::resolveDeviceCount(func::FuncOp func,
   }
   std::optional<int64_t> groupDevices;
   bool deviceDependent = false;
+  // A lowered entry runs on the devices its bodies list.
+  if (xla::DispatchOp dispatch = xla::getEntryDispatch(func)) {
+    int64_t listed = 0;
+    for (func::FuncOp body : dispatchBodies(dispatch))
+      if (auto devices =
+              body->getAttrOfType<DenseI64ArrayAttr>(xla::kDevicesAttrName))
+        listed += devices.size();
+    groupDevices = listed;
+  }
   func.walk([&](Operation *op) {
     if (runtime::isDeviceDependent(op))
       deviceDependent = true;
@@ -150,6 +159,39 @@ Session::getProgram(func::FuncOp func, int64_t numDevices) {
   return &programs.emplace(key, std::move(*program)).first->second;
 }
 
+llvm::Expected<std::vector<const runtime::Program *>>
+Session::getDevicePrograms(func::FuncOp func, int64_t numDevices) {
+  xla::DispatchOp dispatch = xla::getEntryDispatch(func);
+  if (!dispatch) {
+    llvm::Expected<const runtime::Program *> program =
+        getProgram(func, numDevices);
+    if (!program)
+      return program.takeError();
+    return std::vector<const runtime::Program *>(numDevices, *program);
+  }
+  std::vector<const runtime::Program *> programs(numDevices, nullptr);
+  for (func::FuncOp body : dispatchBodies(dispatch)) {
+    llvm::Expected<const runtime::Program *> program =
+        getProgram(body, numDevices);
+    if (!program)
+      return program.takeError();
+    auto devices =
+        body->getAttrOfType<DenseI64ArrayAttr>(xla::kDevicesAttrName);
+    for (int64_t d : devices.asArrayRef()) {
+      if (d >= numDevices)
+        return sessionError("@" + body.getSymName() + " runs on device " +
+                            llvm::Twine(d) + " but the run uses " +
+                            llvm::Twine(numDevices) + " devices");
+      programs[d] = *program;
+    }
+  }
+  for (int64_t d = 0; d < numDevices; ++d)
+    if (!programs[d])
+      return sessionError("no body of @" + func.getSymName() +
+                          " runs on device " + llvm::Twine(d));
+  return programs;
+}
+
 bool Session::needsPartitioning(func::FuncOp func) {
   if (func.isExternal() || func->hasAttr(xla::kPartitionedAttrName))
     return false;
@@ -177,27 +219,35 @@ llvm::Expected<func::FuncOp>
 Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
   // Partition a copy in a scratch module holding the meshes, so that the
   // original stays the reference and other functions are untouched.
+  // The copy is named @<name>.spmd before the pipeline runs, so that the
+  // per-device bodies lowering adds are @<name>.spmd.body<k>.
   OpBuilder builder(context.get());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   for (auto mesh : module->getOps<xla::MeshOp>())
     builder.clone(*mesh);
-  builder.clone(*func);
+  std::string name = (func.getSymName() + ".spmd").str();
+  auto work = cast<func::FuncOp>(builder.clone(*func));
+  work.setSymName(name);
   PassManager pm(context.get());
   buildSpmdPipeline(pm, options);
   if (failed(pm.run(*scratch)))
     return sessionError("cannot partition @" + func.getSymName() +
                         " (see the diagnostics above)");
-  auto partitioned = scratch->lookupSymbol<func::FuncOp>(func.getSymName());
-  std::string name = (func.getSymName() + ".spmd").str();
+  // Bring back the functions the pipeline produced (the entry and its
+  // bodies), replacing those of an earlier partitioning.
   SymbolTable symbols(*module);
-  if (Operation *old = symbols.lookup(name))
-    symbols.erase(old);
   builder.setInsertionPointAfter(func);
-  auto copy = cast<func::FuncOp>(builder.clone(*partitioned));
-  copy.setSymName(name);
-  copy.setPrivate();
-  if (failed(verify(copy)))
+  func::FuncOp copy;
+  for (auto produced : scratch->getOps<func::FuncOp>()) {
+    if (Operation *old = symbols.lookup(produced.getSymName()))
+      symbols.erase(old);
+    auto cloned = cast<func::FuncOp>(builder.clone(*produced));
+    cloned.setPrivate();
+    if (cloned.getSymName() == name)
+      copy = cloned;
+  }
+  if (!copy || failed(verify(*module)))
     return sessionError("the partitioned @" + func.getSymName() +
                         " does not verify (see the diagnostics above)");
   return copy;
@@ -218,7 +268,7 @@ Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
   func->print(os, flags);
   os << "devices=" << requestedDevices << " partition=" << partition
      << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
-     << " optimize=" << options.optimize;
+     << " optimize=" << options.optimize << " lower=" << options.lower;
   std::string hash = fmt::format("{:016x}", llvm::xxh3_64bits(text));
   auto found = graphs.find(hash);
   if (found != graphs.end()) {
@@ -246,10 +296,11 @@ Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
   if (!devices)
     return devices.takeError();
   graph.numDevices = *devices;
-  if (llvm::Expected<const runtime::Program *> program =
-          getProgram(compiled, graph.numDevices);
-      !program)
-    return program.takeError();
+  // Every device's program (the bodies of a lowered entry).
+  if (llvm::Expected<std::vector<const runtime::Program *>> programs =
+          getDevicePrograms(compiled, graph.numDevices);
+      !programs)
+    return programs.takeError();
   int64_t end = report::nowNs();
   metrics.addToCounter("UncachedCompile");
   metrics.addSample("CompileTime", report::MetricUnit::Time,
@@ -258,7 +309,32 @@ Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
   return graph;
 }
 
+SmallVector<func::FuncOp> dispatchBodies(xla::DispatchOp dispatch) {
+  SmallVector<func::FuncOp> bodies;
+  for (auto name : dispatch.getBodies().getAsRange<FlatSymbolRefAttr>())
+    bodies.push_back(SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        dispatch, name.getAttr()));
+  return bodies;
+}
+
+std::string describeDeviceBodies(func::FuncOp func) {
+  xla::DispatchOp dispatch = xla::getEntryDispatch(func);
+  if (!dispatch)
+    return "";
+  SmallVector<func::FuncOp> bodies = dispatchBodies(dispatch);
+  int64_t devices = 0;
+  for (func::FuncOp body : bodies)
+    devices +=
+        body->getAttrOfType<DenseI64ArrayAttr>(xla::kDevicesAttrName).size();
+  return std::to_string(bodies.size()) +
+         (bodies.size() == 1 ? " body" : " bodies") + " for " +
+         std::to_string(devices) + (devices == 1 ? " device" : " devices");
+}
+
 std::string describeCollectives(func::FuncOp func) {
+  // A lowered entry: what one device runs (bodies differ in links only).
+  if (xla::DispatchOp dispatch = xla::getEntryDispatch(func))
+    func = dispatchBodies(dispatch).front();
   llvm::SmallVector<std::pair<llvm::StringRef, int64_t>> counts;
   func.walk([&](xla::CollectiveOpInterface op) {
     llvm::StringRef name = op->getName().stripDialect();

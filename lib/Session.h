@@ -10,6 +10,7 @@
 #ifndef XSPMD_LIB_SESSION_H
 #define XSPMD_LIB_SESSION_H
 
+#include "dialects/xla/XlaOps.h"
 #include "passes/Pipelines.h"
 #include "runtime/exec/Program.h"
 #include "runtime/report/Metrics.h"
@@ -24,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class SourceMgr;
@@ -65,14 +67,21 @@ public:
   llvm::Expected<const runtime::Program *> getProgram(mlir::func::FuncOp func,
                                                       int64_t numDevices);
 
+  /// The program each device runs for `func`: a lowered entry
+  /// (--xla-lower-to-device) runs on each device the body that lists it;
+  /// any other function runs everywhere.
+  llvm::Expected<std::vector<const runtime::Program *>>
+  getDevicePrograms(mlir::func::FuncOp func, int64_t numDevices);
+
   /// Whether `func` is a single-device program with sharding annotations
   /// (function or op shardings, mark_sharding) that the SPMD pipeline should
   /// partition before it runs.
   static bool needsPartitioning(mlir::func::FuncOp func);
 
   /// Runs the SPMD pipeline on a copy of `func` and the module's meshes and
-  /// adds the result to the module as `@<name>.spmd`, leaving `func` as
-  /// written (the single-device reference). Fails after emitting
+  /// adds the result to the module as `@<name>.spmd` (with its per-device
+  /// bodies `@<name>.spmd.body<k>` when the pipeline lowers), leaving `func`
+  /// as written (the single-device reference). Fails after emitting
   /// diagnostics.
   llvm::Expected<mlir::func::FuncOp>
   partition(mlir::func::FuncOp func, const SpmdPipelineOptions &options);
@@ -116,8 +125,14 @@ private:
 };
 
 /// "2 all_reduce, 1 all_gather" (in order of first appearance), or "no
-/// collectives".
+/// collectives"; for a lowered entry, those of its first body.
 std::string describeCollectives(mlir::func::FuncOp func);
+
+/// "2 bodies for 8 devices" for a lowered entry, else empty.
+std::string describeDeviceBodies(mlir::func::FuncOp func);
+
+/// The bodies an xla.dispatch names, in order.
+llvm::SmallVector<mlir::func::FuncOp> dispatchBodies(xla::DispatchOp dispatch);
 
 } // namespace xspmd
 

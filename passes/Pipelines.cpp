@@ -27,13 +27,18 @@ void buildSpmdPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createCSEPass());
   if (options.optimize)
     pm.addPass(createXlaOptimizeCollectivesPass());
+  if (options.lower) {
+    pm.addPass(createXlaLowerToDevicePass());
+    // Offsets that evaluate to the same table share one.
+    pm.addPass(mlir::createCSEPass());
+  }
 }
 
 void registerXlaPipelines() {
   mlir::PassPipelineRegistration<SpmdPipelineOptions>(
       "xla-spmd-pipeline",
-      "Propagate shardings, partition into an SPMD program and optimize its "
-      "collectives",
+      "Propagate shardings, partition into an SPMD program, optimize its "
+      "collectives and lower it to per-device programs",
       buildSpmdPipeline);
 }
 

@@ -59,6 +59,47 @@ LinkClass MeshAttr::getLinkClass(int64_t i) const {
   return getIciSize(i) == 1 ? LinkClass::dcn : LinkClass::mixed;
 }
 
+LinkClass xspmd::xla::combineLinkClasses(ArrayRef<LinkClass> links) {
+  bool ici = false, dcn = false;
+  for (LinkClass link : links) {
+    ici |= link != LinkClass::dcn;
+    dcn |= link != LinkClass::ici;
+  }
+  if (dcn)
+    return ici ? LinkClass::mixed : LinkClass::dcn;
+  return LinkClass::ici;
+}
+
+LinkClass MeshAttr::getLinkClassOfAxes(ArrayRef<StringRef> axes) const {
+  SmallVector<LinkClass> links;
+  for (StringRef name : axes) {
+    int64_t i = getAxisIndex(name);
+    if (i >= 0 && getAxes()[i].getSize() > 1)
+      links.push_back(getLinkClass(i));
+  }
+  return combineLinkClasses(links);
+}
+
+LinkClass
+MeshAttr::getLinkClassOfGroups(ArrayRef<SmallVector<int64_t>> groups) const {
+  if (!isHybrid())
+    return LinkClass::ici;
+  int64_t sliceSize = 1;
+  for (int64_t i = 0, e = getRank(); i < e; ++i)
+    sliceSize *= getIciSize(i);
+  bool allInSlice = true, allApart = true;
+  for (const auto &group : groups) {
+    llvm::SmallDenseSet<int64_t> slices;
+    for (int64_t d : group)
+      slices.insert(d / sliceSize);
+    allInSlice &= slices.size() == 1;
+    allApart &= slices.size() == group.size();
+  }
+  if (allInSlice)
+    return LinkClass::ici;
+  return allApart ? LinkClass::dcn : LinkClass::mixed;
+}
+
 SmallVector<int64_t> MeshAttr::getDeviceArray() const {
   if (isHybrid()) {
     SmallVector<int64_t> ici, dcn;

@@ -26,6 +26,10 @@
 
 namespace xspmd::xla {
 
+/// The link class of traffic that uses links of all of `links`: ici or dcn
+/// when they all are, mixed otherwise (ici for none).
+LinkClass combineLinkClasses(llvm::ArrayRef<LinkClass> links);
+
 /// Names of the discardable attributes the dialect owns.
 inline constexpr llvm::StringLiteral kShardingAttrName = "xla.sharding";
 inline constexpr llvm::StringLiteral kDonateAttrName = "xla.donate";
@@ -36,6 +40,10 @@ inline constexpr llvm::StringLiteral kPartitionedAttrName = "xla.partitioned";
 /// On arguments and results of a partitioned function: the global type the
 /// local one is a block of (padding makes it ambiguous otherwise).
 inline constexpr llvm::StringLiteral kGlobalTypeAttrName = "xla.global_type";
+/// On the per-device bodies of a program lowered by --xla-lower-to-device:
+/// the ids of the devices that run the body (a strictly increasing
+/// `array<i64: ...>`).
+inline constexpr llvm::StringLiteral kDevicesAttrName = "xla.devices";
 
 } // namespace xspmd::xla
 

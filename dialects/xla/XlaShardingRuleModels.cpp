@@ -24,8 +24,8 @@ ArrayRef<int64_t> shapeOf(Value v) {
 }
 
 /// Elementwise ops, mark_sharding, sources (constant, iota, partition_id,
-/// axis_index): every dimension of every tensor shares one factor with the
-/// same dimension of the others.
+/// axis_index, device_table): every dimension of every tensor shares one factor
+/// with the same dimension of the others.
 OpShardingRule pointwiseRule(Operation *op) {
   return OpShardingRuleBuilder(op).addPointwise().build();
 }
@@ -283,6 +283,19 @@ OpShardingRule collectiveRule(Operation *op, ArrayRef<int64_t> changedDims) {
   return b.build();
 }
 
+/// The bodies of a dispatch run on local blocks: no dimension of its inputs
+/// or results may be sharded further.
+OpShardingRule rule(DispatchOp op) {
+  OpShardingRuleBuilder b(op);
+  for (int64_t i = 0; i < b.getNumOperands(); ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getOperand(i))))
+      b.mapOperand(i, d, b.addFactor(size, Kind::needReplication));
+  for (int64_t i = 0; i < b.getNumResults(); ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getResult(i))))
+      b.mapResult(i, d, b.addFactor(size, Kind::needReplication));
+  return b.build();
+}
+
 OpShardingRule rule(AllReduceOp op) { return collectiveRule(op, {}); }
 OpShardingRule rule(CollectivePermuteOp op) { return collectiveRule(op, {}); }
 OpShardingRule rule(AllGatherOp op) {
@@ -358,15 +371,16 @@ void attach(MLIRContext *ctx) {
 
 void registerShardingRuleModels(MLIRContext *ctx) {
   attach<PointwiseModel, MarkShardingOp, ConstantOp, IotaOp, PartitionIdOp,
-         AxisIndexOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, AndOp,
-         OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp, RsqrtOp,
-         SigmoidOp, ReluOp, GeluOp, NotOp, CompareOp, SelectOp, ConvertOp>(ctx);
+         AxisIndexOp, DeviceTableOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+         PowOp, AndOp, OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp,
+         RsqrtOp, SigmoidOp, ReluOp, GeluOp, NotOp, CompareOp, SelectOp,
+         ConvertOp>(ctx);
   attach<ContractionModel, DotGeneralOp, MatmulOp, EinsumOp>(ctx);
   attach<OwnModel, RngOp, BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp,
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
          ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
-         ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp, TraceOp,
-         YieldOp>(ctx);
+         ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp,
+         DispatchOp, TraceOp, YieldOp>(ctx);
 }
 
 } // namespace xspmd::xla

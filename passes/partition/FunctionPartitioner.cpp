@@ -2,6 +2,7 @@
 
 #include "passes/partition/FunctionPartitioner.h"
 
+#include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
 #include "passes/partition/LocalBuilder.h"
@@ -11,6 +12,8 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace xspmd::xla;
@@ -150,6 +153,9 @@ private:
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
   Value getAs(Value global, const ShardLayout &layout, Location loc);
+  /// What resharding `global` from `from` to `to` would cost.
+  double reshardCost(Value global, const ShardLayout &from,
+                     const ShardLayout &to);
   LogicalResult partitionOp(Operation *op);
   LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule);
   Operation *buildLocalOp(Operation *op, ArrayRef<Value> operands,
@@ -196,6 +202,16 @@ Value Partitioner::getAs(Value global, const ShardLayout &layout,
   Value result = buildReshard(builder, loc, p.local, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
+}
+
+double Partitioner::reshardCost(Value global, const ShardLayout &from,
+                                const ShardLayout &to) {
+  if (from == to)
+    return 0;
+  auto type = cast<RankedTensorType>(global.getType());
+  return planner
+      .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, from, to)
+      .cost;
 }
 
 LogicalResult Partitioner::run() {
@@ -302,18 +318,46 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   Value result = op->getResult(0);
   ArrayRef<int64_t> resultShape = shapeOf(result);
   ShardLayout target = layoutOf(op->getAttr(kShardingAttrName), resultShape);
-  AssignmentOptions options;
-  options.partialPolicy = partialPolicyOf(op);
-  options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+  // Candidate assignments: the result's layout decides first (what
+  // propagation chose), or one operand's does. Keep the one whose reshards
+  // (operands in, result out to its target) cost least; ties keep the
+  // earlier candidate, so results-first wins when nothing is gained.
+  int64_t numOperands = op->getNumOperands();
+  SmallVector<SmallVector<int64_t>> orders{{}};
+  for (int64_t first = 0; first < numOperands; ++first) {
+    SmallVector<int64_t> order{first, numOperands};
+    for (int64_t o = 0; o < numOperands; ++o)
+      if (o != first)
+        order.push_back(o);
+    orders.push_back(order);
+  }
   FactorAssignment assignment;
   SmallVector<std::pair<int64_t, Window>> windows;
-  while (true) {
-    assignment = assignFactors(rule, mesh, current, operandShapes, {target},
-                               {resultShape}, options);
-    size_t blocked = options.blockedFactors.size();
-    windows = windowedDims(op, rule, assignment, options.blockedFactors);
-    if (options.blockedFactors.size() == blocked)
-      break;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (const SmallVector<int64_t> &order : orders) {
+    AssignmentOptions options;
+    options.partialPolicy = partialPolicyOf(op);
+    options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+    options.offerOrder = order;
+    FactorAssignment candidate;
+    SmallVector<std::pair<int64_t, Window>> candidateWindows;
+    while (true) {
+      candidate = assignFactors(rule, mesh, current, operandShapes, {target},
+                                {resultShape}, options);
+      size_t blocked = options.blockedFactors.size();
+      candidateWindows =
+          windowedDims(op, rule, candidate, options.blockedFactors);
+      if (options.blockedFactors.size() == blocked)
+        break;
+    }
+    double cost = reshardCost(result, candidate.results.front(), target);
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      cost += reshardCost(operand, current[i], candidate.operands[i]);
+    if (cost < bestCost) {
+      bestCost = cost;
+      assignment = std::move(candidate);
+      windows = std::move(candidateWindows);
+    }
   }
 
   SmallVector<Value> operands;
@@ -348,7 +392,12 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   }
 
   Value localResult;
-  if (auto gather = dyn_cast<GatherOp>(op))
+  if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
+    localResult = buildLocalDynamicUpdateSlice(
+        local, dus, operands[0], operands[1],
+        ValueRange(operands).drop_front(2), assignment.operands[0],
+        assignment.operands[1], mesh);
+  else if (auto gather = dyn_cast<GatherOp>(op))
     localResult =
         buildLocalGather(gather, operands[0], operands[1], assignment);
   else

@@ -32,7 +32,7 @@ mlir::FailureOr<OpKernel> lowerOperation(mlir::Operation *op,
                                          LoweringContext &ctx);
 
 /// True for ops whose kernel depends on the device (collectives,
-/// partition_id, axis_index).
+/// partition_id, axis_index, device_table, dispatch).
 bool isDeviceDependent(mlir::Operation *op);
 
 // Families: lowerOperation routes each op to the one that handles it; a

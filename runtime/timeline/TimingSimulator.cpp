@@ -46,27 +46,31 @@ llvm::Error simulateStep(llvm::ArrayRef<const runtime::Program *> programs,
     }
     if (finished.size() == numDevices)
       break;
-    // Judge the round as the communicator does.
+    // Judge the round as the communicator does. Devices running one
+    // program share its CollectiveCall: each distinct call is compared with
+    // the others once (the per-device bodies of a lowered program have
+    // equal calls of their own).
     std::vector<
         std::pair<const runtime::CollectiveCall *, std::vector<int64_t>>>
         kinds;
+    std::vector<std::pair<const runtime::CollectiveCall *, size_t>> seen;
     for (size_t d = 0; d < numDevices; ++d) {
       if (pc[d] == programs[d]->instructions.size())
         continue;
       const runtime::CollectiveCall *call =
           programs[d]->instructions[pc[d]].collective.get();
-      if (!kinds.empty() &&
-          (kinds.back().first == call || kinds.back().first->matches(*call))) {
-        kinds.back().second.push_back(d);
-        continue;
+      auto known = std::find_if(seen.begin(), seen.end(),
+                                [&](const auto &s) { return s.first == call; });
+      if (known == seen.end()) {
+        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto &k) {
+          return k.first->matches(*call);
+        });
+        size_t kind = it - kinds.begin();
+        if (it == kinds.end())
+          kinds.push_back({call, {}});
+        known = seen.insert(seen.end(), {call, kind});
       }
-      auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto &k) {
-        return k.first == call || k.first->matches(*call);
-      });
-      if (it == kinds.end())
-        kinds.push_back({call, {static_cast<int64_t>(d)}});
-      else
-        it->second.push_back(d);
+      kinds[known->second].second.push_back(static_cast<int64_t>(d));
     }
     if (kinds.size() > 1) {
       std::string message = fmt::format("collective mismatch: devices reached "

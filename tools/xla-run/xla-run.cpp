@@ -195,6 +195,9 @@ int prepare(const Options &opts, Session &session,
     llvm::outs() << fmt::format("PARTITIONED @{} into @{}: {}\n",
                                 graph.reference, graph.function,
                                 describeCollectives(spmd));
+    std::string bodies = describeDeviceBodies(spmd);
+    if (!bodies.empty())
+      llvm::outs() << fmt::format("LOWERED @{}: {}\n", graph.function, bodies);
   }
   state.reference =
       opts.referenceFunction.empty() ? graph.reference : opts.referenceFunction;
