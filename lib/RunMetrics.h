@@ -14,8 +14,8 @@
 //  * Metrics TransferToDeviceTime / TransferFromDeviceTime: predicted PCIe
 //    time of the inputs (before the first step) and outputs (after the
 //    last); metrics InboundData / OutboundData and counters
-//    TransferToDeviceBytes / TransferFromDeviceBytes: their bytes, summed
-//    over the devices.
+//    TransferToDeviceBytes / TransferFromDeviceBytes: their bytes (every
+//    device's input blocks; one copy of each result block).
 //  * Counters AllReduce, AllGather, ReduceScatter, AllToAll,
 //    CollectivePermute: collectives executed per kind.
 //

@@ -379,11 +379,13 @@ int run(const Options &opts) {
       llvm::outs() << "[SUCCESS] all function outputs matched their expected "
                       "values\n";
     if (state.timed && opts.metrics) {
+      // The host receives one copy of each result block, from all devices
+      // at once.
       double bytes = 0;
       for (const Tensor &t : outputs)
         bytes += static_cast<double>(t.getByteSize());
       recordTransfer((*session)->getMetrics(), *state.timed,
-                     /*toDevice=*/false, bytes, 1);
+                     /*toDevice=*/false, bytes, state.runner->getNumDevices());
     }
   }
   if (state.timed)
