@@ -56,9 +56,21 @@ public:
   llvm::Error setDeviceFunction(Session &session, int64_t device,
                                 llvm::StringRef function);
 
-  /// Runs the function; inputs and outputs are global.
+  /// The program each device runs.
+  llvm::ArrayRef<const runtime::Program *> getDevicePrograms() const {
+    return devicePrograms;
+  }
+
+  /// Runs the function; inputs and outputs are global. `observers`, when
+  /// not empty, follow each device's run (one per device; see
+  /// runtime/exec/ExecutionObserver.h).
   llvm::Expected<std::vector<runtime::Tensor>>
-  run(llvm::ArrayRef<runtime::Tensor> inputs) const;
+  run(llvm::ArrayRef<runtime::Tensor> inputs,
+      llvm::ArrayRef<runtime::ExecutionObserver *> observers = {}) const;
+
+  /// Bytes each device receives from the host for `inputs` (its blocks),
+  /// summed over the devices.
+  double transferToDeviceBytes() const;
 
   /// Runs the reference function on one device.
   llvm::Expected<std::vector<runtime::Tensor>>

@@ -14,6 +14,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
+
+#include <fmt/format.h>
 
 using namespace mlir;
 
@@ -248,6 +251,62 @@ Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
     return sessionError("the partitioned @" + func.getSymName() +
                         " does not verify (see the diagnostics above)");
   return copy;
+}
+
+llvm::Expected<Session::CompiledGraph>
+Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
+                      bool partition, const SpmdPipelineOptions &options) {
+  // The graph's hash: its ops (not their locations), the meshes, the device
+  // count and the pipeline options.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  // Local scope: value numbers must not depend on the other functions.
+  flags.printGenericOpForm().useLocalScope();
+  for (auto mesh : module->getOps<xla::MeshOp>())
+    mesh->print(os, flags);
+  func->print(os, flags);
+  os << "devices=" << requestedDevices << " partition=" << partition
+     << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
+     << " optimize=" << options.optimize << " lower=" << options.lower;
+  std::string hash = fmt::format("{:016x}", llvm::xxh3_64bits(text));
+  auto found = graphs.find(hash);
+  if (found != graphs.end()) {
+    metrics.addToCounter("CachedCompile");
+    CompiledGraph graph = found->second;
+    graph.cached = true;
+    return graph;
+  }
+
+  int64_t start = report::nowNs();
+  CompiledGraph graph;
+  graph.hash = hash;
+  graph.function = func.getSymName().str();
+  if (partition && needsPartitioning(func)) {
+    llvm::Expected<func::FuncOp> spmd = this->partition(func, options);
+    if (!spmd)
+      return spmd.takeError();
+    graph.reference = graph.function;
+    graph.function = spmd->getSymName().str();
+    graph.partitioned = true;
+  }
+  auto compiled = module->lookupSymbol<func::FuncOp>(graph.function);
+  llvm::Expected<int64_t> devices =
+      resolveDeviceCount(compiled, requestedDevices);
+  if (!devices)
+    return devices.takeError();
+  graph.numDevices = *devices;
+  // Every device's program (the bodies of a lowered entry).
+  if (llvm::Expected<std::vector<const runtime::Program *>> programs =
+          getDevicePrograms(compiled, graph.numDevices);
+      !programs)
+    return programs.takeError();
+  int64_t end = report::nowNs();
+  metrics.addToCounter("UncachedCompile");
+  metrics.addSample("CompileTime", report::MetricUnit::Time,
+                    static_cast<double>(end - start), end);
+  graphs.emplace(hash, graph);
+  return graph;
 }
 
 SmallVector<func::FuncOp> dispatchBodies(xla::DispatchOp dispatch) {

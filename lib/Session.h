@@ -13,6 +13,7 @@
 #include "dialects/xla/XlaOps.h"
 #include "passes/Pipelines.h"
 #include "runtime/exec/Program.h"
+#include "runtime/report/Metrics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -85,6 +86,32 @@ public:
   llvm::Expected<mlir::func::FuncOp>
   partition(mlir::func::FuncOp func, const SpmdPipelineOptions &options);
 
+  /// A graph compiled for the simulator.
+  struct CompiledGraph {
+    /// The function to run (`@f.spmd` when partitioned) and the function
+    /// it must reproduce (empty when there is none).
+    std::string function, reference;
+    /// Hex hash of the graph as written, the devices and the pipeline.
+    std::string hash;
+    int64_t numDevices = 1;
+    bool partitioned = false;
+    /// Whether this call found the graph in the cache.
+    bool cached = false;
+  };
+
+  /// Compiles `func` as torch_xla compiles a graph at a step boundary:
+  /// partitions it with the SPMD pipeline when it carries shardings (and
+  /// `partition`), resolves its device count and builds its program. The
+  /// result is cached by the graph's hash: calling again with the same graph
+  /// is a cache hit. Counts CachedCompile / UncachedCompile and samples
+  /// CompileTime (host wall time) in getMetrics().
+  llvm::Expected<CompiledGraph>
+  compileGraph(mlir::func::FuncOp func, int64_t requestedDevices,
+               bool partition, const SpmdPipelineOptions &options);
+
+  /// Metrics and counters of this session (PyTorch/XLA's report).
+  report::MetricsRegistry &getMetrics() { return metrics; }
+
 private:
   Session();
 
@@ -93,6 +120,8 @@ private:
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnosticHandler;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::map<std::pair<std::string, int64_t>, runtime::Program> programs;
+  std::map<std::string, CompiledGraph> graphs;
+  report::MetricsRegistry metrics;
 };
 
 /// "2 all_reduce, 1 all_gather" (in order of first appearance), or "no

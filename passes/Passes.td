@@ -31,6 +31,31 @@ def XlaDumpMeshesPass : Pass<"xla-dump-meshes", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Trace annotations
+//===----------------------------------------------------------------------===//
+
+def XlaInlineTracePass : Pass<"xla-inline-trace", "::mlir::ModuleOp"> {
+  let summary = "Inlines xla.trace regions, keeping their names in locations";
+  let description = [{
+    Moves the body of every `xla.trace` in place (inner traces first) and
+    wraps the location of each op it held in `"xla.trace:<name>"`, so that
+    propagation and partitioning work on flat function bodies while the
+    simulator still attributes the ops, and the collectives created for
+    them, to the trace (docs/simulator.md). The first step of
+    `--xla-spmd-pipeline`.
+
+    ```mlir
+    %y = xla.trace "mlp" {
+      %0 = xla.gelu %x : tensor<8xf32>
+      xla.yield %0 : tensor<8xf32>
+    } : tensor<8xf32>
+    // becomes
+    %0 = xla.gelu %x : tensor<8xf32> loc("xla.trace:mlp"(...))
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Sharding propagation
 //===----------------------------------------------------------------------===//
 

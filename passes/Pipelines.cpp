@@ -11,6 +11,8 @@ namespace xspmd {
 
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options) {
+  // Propagation and partitioning see through trace annotations.
+  pm.addPass(createXlaInlineTracePass());
   XlaPropagateShardingPassOptions propagate;
   propagate.iciCost = options.iciByteCost;
   propagate.dcnCost = options.dcnByteCost;

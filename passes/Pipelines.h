@@ -26,8 +26,9 @@ struct SpmdPipelineOptions
       llvm::cl::init(true)};
 };
 
-/// propagate sharding -> partition -> canonicalize + cse -> optimize
-/// collectives -> lower to per-device programs + cse.
+/// inline trace annotations -> propagate sharding -> partition ->
+/// canonicalize + cse -> optimize collectives -> lower to per-device
+/// programs + cse.
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options);
 

@@ -64,6 +64,52 @@ def Xla_MarkShardingOp : Xla_Op<"mark_sharding",
 }
 
 //===----------------------------------------------------------------------===//
+// Trace annotations
+//===----------------------------------------------------------------------===//
+
+def Xla_TraceOp : Xla_Op<"trace",
+    [RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Names a region of the program in traces (torch_xla xp.Trace)";
+  let description = [{
+    The equivalent of torch_xla's `with xp.Trace("name"):` (and of
+    `xp.StepTrace` around a step): the ops of the body run as if written in
+    place, and the simulator's trace shows a slice `name` on each device's
+    annotation line spanning them. Traces nest. The body's `xla.yield` gives
+    the results; the body may use any value defined above it.
+
+    ```mlir
+    %h = xla.trace "mlp" {
+      %0 = xla.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+      %1 = xla.gelu %0 : tensor<8x32xf32>
+      xla.yield %1 : tensor<8x32xf32>
+    } : tensor<8x32xf32>
+    ```
+
+    Sharding propagation and partitioning see through it: the SPMD pipeline
+    first inlines every trace (`--xla-inline-trace`), recording its name in
+    the location of each op of its body (`loc("xla.trace:mlp"(...))`), so
+    the name follows the ops, and the collectives the partitioner creates
+    for them, into the partitioned program, as XLA's op metadata carries
+    torch_xla's annotations into HLO.
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs Variadic<Xla_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name attr-dict-with-keyword $body (`:` type($results)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Xla_YieldOp : Xla_Op<"yield",
+    [Pure, Terminator, HasParent<"TraceOp">]> {
+  let summary = "Ends an xla.trace body, giving its results";
+  let arguments = (ins Variadic<Xla_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Sources
 //===----------------------------------------------------------------------===//
 

@@ -312,6 +312,32 @@ OpShardingRule rule(AllToAllOp op) {
                              static_cast<int64_t>(op.getConcatDim())});
 }
 
+/// xla.trace and its xla.yield constrain nothing themselves: every
+/// dimension of every result (yielded value) is a factor of its own. The
+/// ops of the body carry the constraints; --xla-spmd-pipeline inlines
+/// traces (--xla-inline-trace) before propagating, so these rules only
+/// describe the ops to tools that list rules.
+OpShardingRule independentRule(Operation *op) {
+  OpShardingRuleBuilder b(op);
+  int64_t numOperands = op->getNumOperands(), numResults = op->getNumResults();
+  for (int64_t i = 0; i < numOperands; ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getOperand(i)))) {
+      SmallVector<int64_t> dims(numOperands, -1);
+      dims[i] = static_cast<int64_t>(d);
+      b.addFactor(dims, SmallVector<int64_t>(numResults, -1), size);
+    }
+  for (int64_t r = 0; r < numResults; ++r)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getResult(r)))) {
+      SmallVector<int64_t> dims(numResults, -1);
+      dims[r] = static_cast<int64_t>(d);
+      b.addFactor(SmallVector<int64_t>(numOperands, -1), dims, size);
+    }
+  return b.build();
+}
+
+OpShardingRule rule(TraceOp op) { return independentRule(op); }
+OpShardingRule rule(YieldOp op) { return independentRule(op); }
+
 template <typename OpTy>
 struct PointwiseModel
     : ShardingRuleOpInterface::ExternalModel<PointwiseModel<OpTy>, OpTy> {
@@ -354,7 +380,7 @@ void registerShardingRuleModels(MLIRContext *ctx) {
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
          ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
          ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp,
-         DispatchOp>(ctx);
+         DispatchOp, TraceOp, YieldOp>(ctx);
 }
 
 } // namespace xspmd::xla
