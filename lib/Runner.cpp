@@ -99,12 +99,12 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
   if (!devices)
     return devices.takeError();
   runner.numDevices = *devices;
-  llvm::Expected<const Program *> program =
-      session.getProgram(*func, runner.numDevices);
-  if (!program)
-    return program.takeError();
-  runner.program = *program;
-  runner.devicePrograms.assign(runner.numDevices, runner.program);
+  llvm::Expected<std::vector<const Program *>> programs =
+      session.getDevicePrograms(*func, runner.numDevices);
+  if (!programs)
+    return programs.takeError();
+  runner.devicePrograms = std::move(*programs);
+  runner.program = runner.devicePrograms.front();
 
   const Program *ref = nullptr;
   if (!referenceFunction.empty()) {
@@ -181,7 +181,8 @@ static llvm::Error checkInputs(llvm::StringRef name,
 }
 
 llvm::Expected<std::vector<Tensor>>
-FunctionRunner::run(llvm::ArrayRef<Tensor> inputs) const {
+FunctionRunner::run(llvm::ArrayRef<Tensor> inputs,
+                    llvm::ArrayRef<ExecutionObserver *> observers) const {
   if (llvm::Error err = checkInputs(functionName, args, inputs))
     return std::move(err);
   std::vector<TensorList> perDevice(numDevices);
@@ -205,7 +206,7 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs) const {
     }
   }
   llvm::Expected<std::vector<TensorList>> outputs =
-      runOnDevices(devicePrograms, perDevice);
+      runOnDevices(devicePrograms, perDevice, observers);
   if (!outputs)
     return outputs.takeError();
   if (numDevices == 1)
@@ -223,6 +224,18 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs) const {
     global.push_back(std::move(*assembled));
   }
   return global;
+}
+
+double FunctionRunner::transferToDeviceBytes() const {
+  double bytes = 0;
+  for (const Program *program : devicePrograms)
+    for (const TensorSpec &spec : program->argSpecs) {
+      double b = static_cast<double>(byteWidth(spec.type));
+      for (int64_t d : spec.shape)
+        b *= static_cast<double>(d);
+      bytes += b;
+    }
+  return bytes;
 }
 
 llvm::Error FunctionRunner::setDeviceFunction(Session &session, int64_t device,

@@ -45,7 +45,8 @@ public:
   llvm::StringRef getFunctionName() const { return functionName; }
   int64_t getNumDevices() const { return numDevices; }
   bool hasReference() const { return static_cast<bool>(reference); }
-  /// Whether the function communicates or depends on its device id.
+  /// Whether the function communicates or depends on its device id (device
+  /// 0's program for a lowered entry).
   bool isSpmd() const { return program->isSpmd; }
   const std::vector<ValueLayout> &getArguments() const { return args; }
   const std::vector<ValueLayout> &getResults() const { return results; }
@@ -55,9 +56,21 @@ public:
   llvm::Error setDeviceFunction(Session &session, int64_t device,
                                 llvm::StringRef function);
 
-  /// Runs the function; inputs and outputs are global.
+  /// The program each device runs.
+  llvm::ArrayRef<const runtime::Program *> getDevicePrograms() const {
+    return devicePrograms;
+  }
+
+  /// Runs the function; inputs and outputs are global. `observers`, when
+  /// not empty, follow each device's run (one per device; see
+  /// runtime/exec/ExecutionObserver.h).
   llvm::Expected<std::vector<runtime::Tensor>>
-  run(llvm::ArrayRef<runtime::Tensor> inputs) const;
+  run(llvm::ArrayRef<runtime::Tensor> inputs,
+      llvm::ArrayRef<runtime::ExecutionObserver *> observers = {}) const;
+
+  /// Bytes each device receives from the host for `inputs` (its blocks),
+  /// summed over the devices.
+  double transferToDeviceBytes() const;
 
   /// Runs the reference function on one device.
   llvm::Expected<std::vector<runtime::Tensor>>
@@ -70,7 +83,8 @@ private:
   int64_t numDevices = 1;
   const runtime::Program *program = nullptr;
   const runtime::Program *reference = nullptr;
-  /// Program of each device (all `program` unless overridden).
+  /// Program of each device: `program`, or for a lowered entry the body
+  /// that lists the device, unless overridden.
   std::vector<const runtime::Program *> devicePrograms;
   std::vector<ValueLayout> args, results;
 };

@@ -14,6 +14,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
+
+#include <fmt/format.h>
 
 using namespace mlir;
 
@@ -103,6 +106,15 @@ llvm::Expected<int64_t> Session::resolveDeviceCount(func::FuncOp func,
   }
   std::optional<int64_t> groupDevices;
   bool deviceDependent = false;
+  // A lowered entry runs on the devices its bodies list.
+  if (xla::DispatchOp dispatch = xla::getEntryDispatch(func)) {
+    int64_t listed = 0;
+    for (func::FuncOp body : dispatchBodies(dispatch))
+      if (auto devices =
+              body->getAttrOfType<DenseI64ArrayAttr>(xla::kDevicesAttrName))
+        listed += devices.size();
+    groupDevices = listed;
+  }
   func.walk([&](Operation *op) {
     if (runtime::isDeviceDependent(op))
       deviceDependent = true;
@@ -147,16 +159,49 @@ Session::getProgram(func::FuncOp func, int64_t numDevices) {
   return &programs.emplace(key, std::move(*program)).first->second;
 }
 
+llvm::Expected<std::vector<const runtime::Program *>>
+Session::getDevicePrograms(func::FuncOp func, int64_t numDevices) {
+  xla::DispatchOp dispatch = xla::getEntryDispatch(func);
+  if (!dispatch) {
+    llvm::Expected<const runtime::Program *> program =
+        getProgram(func, numDevices);
+    if (!program)
+      return program.takeError();
+    return std::vector<const runtime::Program *>(numDevices, *program);
+  }
+  std::vector<const runtime::Program *> programs(numDevices, nullptr);
+  for (func::FuncOp body : dispatchBodies(dispatch)) {
+    llvm::Expected<const runtime::Program *> program =
+        getProgram(body, numDevices);
+    if (!program)
+      return program.takeError();
+    auto devices =
+        body->getAttrOfType<DenseI64ArrayAttr>(xla::kDevicesAttrName);
+    for (int64_t d : devices.asArrayRef()) {
+      if (d >= numDevices)
+        return sessionError("@" + body.getSymName() + " runs on device " +
+                            llvm::Twine(d) + " but the run uses " +
+                            llvm::Twine(numDevices) + " devices");
+      programs[d] = *program;
+    }
+  }
+  for (int64_t d = 0; d < numDevices; ++d)
+    if (!programs[d])
+      return sessionError("no body of @" + func.getSymName() +
+                          " runs on device " + llvm::Twine(d));
+  return programs;
+}
+
 bool Session::needsPartitioning(func::FuncOp func) {
   if (func.isExternal() || func->hasAttr(xla::kPartitionedAttrName))
     return false;
   // Hand-written SPMD code (collectives, device ids) runs as written.
   bool annotated = false, spmd = false;
   func.walk([&](Operation *op) {
-    spmd |= runtime::isDeviceDependent(op) ||
-            isa<xla::CollectiveOpInterface>(op);
-    annotated |= isa<xla::MarkShardingOp>(op) ||
-                 op->hasAttr(xla::kShardingAttrName);
+    spmd |=
+        runtime::isDeviceDependent(op) || isa<xla::CollectiveOpInterface>(op);
+    annotated |=
+        isa<xla::MarkShardingOp>(op) || op->hasAttr(xla::kShardingAttrName);
   });
   if (spmd)
     return false;
@@ -174,33 +219,122 @@ llvm::Expected<func::FuncOp>
 Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
   // Partition a copy in a scratch module holding the meshes, so that the
   // original stays the reference and other functions are untouched.
+  // The copy is named @<name>.spmd before the pipeline runs, so that the
+  // per-device bodies lowering adds are @<name>.spmd.body<k>.
   OpBuilder builder(context.get());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   for (auto mesh : module->getOps<xla::MeshOp>())
     builder.clone(*mesh);
-  builder.clone(*func);
+  std::string name = (func.getSymName() + ".spmd").str();
+  auto work = cast<func::FuncOp>(builder.clone(*func));
+  work.setSymName(name);
   PassManager pm(context.get());
   buildSpmdPipeline(pm, options);
   if (failed(pm.run(*scratch)))
     return sessionError("cannot partition @" + func.getSymName() +
                         " (see the diagnostics above)");
-  auto partitioned = scratch->lookupSymbol<func::FuncOp>(func.getSymName());
-  std::string name = (func.getSymName() + ".spmd").str();
+  // Bring back the functions the pipeline produced (the entry and its
+  // bodies), replacing those of an earlier partitioning.
   SymbolTable symbols(*module);
-  if (Operation *old = symbols.lookup(name))
-    symbols.erase(old);
   builder.setInsertionPointAfter(func);
-  auto copy = cast<func::FuncOp>(builder.clone(*partitioned));
-  copy.setSymName(name);
-  copy.setPrivate();
-  if (failed(verify(copy)))
+  func::FuncOp copy;
+  for (auto produced : scratch->getOps<func::FuncOp>()) {
+    if (Operation *old = symbols.lookup(produced.getSymName()))
+      symbols.erase(old);
+    auto cloned = cast<func::FuncOp>(builder.clone(*produced));
+    cloned.setPrivate();
+    if (cloned.getSymName() == name)
+      copy = cloned;
+  }
+  if (!copy || failed(verify(*module)))
     return sessionError("the partitioned @" + func.getSymName() +
                         " does not verify (see the diagnostics above)");
   return copy;
 }
 
+llvm::Expected<Session::CompiledGraph>
+Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
+                      bool partition, const SpmdPipelineOptions &options) {
+  // The graph's hash: its ops (not their locations), the meshes, the device
+  // count and the pipeline options.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  // Local scope: value numbers must not depend on the other functions.
+  flags.printGenericOpForm().useLocalScope();
+  for (auto mesh : module->getOps<xla::MeshOp>())
+    mesh->print(os, flags);
+  func->print(os, flags);
+  os << "devices=" << requestedDevices << " partition=" << partition
+     << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
+     << " optimize=" << options.optimize << " lower=" << options.lower;
+  std::string hash = fmt::format("{:016x}", llvm::xxh3_64bits(text));
+  auto found = graphs.find(hash);
+  if (found != graphs.end()) {
+    metrics.addToCounter("CachedCompile");
+    CompiledGraph graph = found->second;
+    graph.cached = true;
+    return graph;
+  }
+
+  int64_t start = report::nowNs();
+  CompiledGraph graph;
+  graph.hash = hash;
+  graph.function = func.getSymName().str();
+  if (partition && needsPartitioning(func)) {
+    llvm::Expected<func::FuncOp> spmd = this->partition(func, options);
+    if (!spmd)
+      return spmd.takeError();
+    graph.reference = graph.function;
+    graph.function = spmd->getSymName().str();
+    graph.partitioned = true;
+  }
+  auto compiled = module->lookupSymbol<func::FuncOp>(graph.function);
+  llvm::Expected<int64_t> devices =
+      resolveDeviceCount(compiled, requestedDevices);
+  if (!devices)
+    return devices.takeError();
+  graph.numDevices = *devices;
+  // Every device's program (the bodies of a lowered entry).
+  if (llvm::Expected<std::vector<const runtime::Program *>> programs =
+          getDevicePrograms(compiled, graph.numDevices);
+      !programs)
+    return programs.takeError();
+  int64_t end = report::nowNs();
+  metrics.addToCounter("UncachedCompile");
+  metrics.addSample("CompileTime", report::MetricUnit::Time,
+                    static_cast<double>(end - start), end);
+  graphs.emplace(hash, graph);
+  return graph;
+}
+
+SmallVector<func::FuncOp> dispatchBodies(xla::DispatchOp dispatch) {
+  SmallVector<func::FuncOp> bodies;
+  for (auto name : dispatch.getBodies().getAsRange<FlatSymbolRefAttr>())
+    bodies.push_back(SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        dispatch, name.getAttr()));
+  return bodies;
+}
+
+std::string describeDeviceBodies(func::FuncOp func) {
+  xla::DispatchOp dispatch = xla::getEntryDispatch(func);
+  if (!dispatch)
+    return "";
+  SmallVector<func::FuncOp> bodies = dispatchBodies(dispatch);
+  int64_t devices = 0;
+  for (func::FuncOp body : bodies)
+    devices +=
+        body->getAttrOfType<DenseI64ArrayAttr>(xla::kDevicesAttrName).size();
+  return std::to_string(bodies.size()) +
+         (bodies.size() == 1 ? " body" : " bodies") + " for " +
+         std::to_string(devices) + (devices == 1 ? " device" : " devices");
+}
+
 std::string describeCollectives(func::FuncOp func) {
+  // A lowered entry: what one device runs (bodies differ in links only).
+  if (xla::DispatchOp dispatch = xla::getEntryDispatch(func))
+    func = dispatchBodies(dispatch).front();
   llvm::SmallVector<std::pair<llvm::StringRef, int64_t>> counts;
   func.walk([&](xla::CollectiveOpInterface op) {
     llvm::StringRef name = op->getName().stripDialect();

@@ -10,8 +10,10 @@
 #ifndef XSPMD_LIB_SESSION_H
 #define XSPMD_LIB_SESSION_H
 
+#include "dialects/xla/XlaOps.h"
 #include "passes/Pipelines.h"
 #include "runtime/exec/Program.h"
+#include "runtime/report/Metrics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -23,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class SourceMgr;
@@ -64,17 +67,50 @@ public:
   llvm::Expected<const runtime::Program *> getProgram(mlir::func::FuncOp func,
                                                       int64_t numDevices);
 
+  /// The program each device runs for `func`: a lowered entry
+  /// (--xla-lower-to-device) runs on each device the body that lists it;
+  /// any other function runs everywhere.
+  llvm::Expected<std::vector<const runtime::Program *>>
+  getDevicePrograms(mlir::func::FuncOp func, int64_t numDevices);
+
   /// Whether `func` is a single-device program with sharding annotations
   /// (function or op shardings, mark_sharding) that the SPMD pipeline should
   /// partition before it runs.
   static bool needsPartitioning(mlir::func::FuncOp func);
 
   /// Runs the SPMD pipeline on a copy of `func` and the module's meshes and
-  /// adds the result to the module as `@<name>.spmd`, leaving `func` as
-  /// written (the single-device reference). Fails after emitting
+  /// adds the result to the module as `@<name>.spmd` (with its per-device
+  /// bodies `@<name>.spmd.body<k>` when the pipeline lowers), leaving `func`
+  /// as written (the single-device reference). Fails after emitting
   /// diagnostics.
   llvm::Expected<mlir::func::FuncOp>
   partition(mlir::func::FuncOp func, const SpmdPipelineOptions &options);
+
+  /// A graph compiled for the simulator.
+  struct CompiledGraph {
+    /// The function to run (`@f.spmd` when partitioned) and the function
+    /// it must reproduce (empty when there is none).
+    std::string function, reference;
+    /// Hex hash of the graph as written, the devices and the pipeline.
+    std::string hash;
+    int64_t numDevices = 1;
+    bool partitioned = false;
+    /// Whether this call found the graph in the cache.
+    bool cached = false;
+  };
+
+  /// Compiles `func` as torch_xla compiles a graph at a step boundary:
+  /// partitions it with the SPMD pipeline when it carries shardings (and
+  /// `partition`), resolves its device count and builds its program. The
+  /// result is cached by the graph's hash: calling again with the same graph
+  /// is a cache hit. Counts CachedCompile / UncachedCompile and samples
+  /// CompileTime (host wall time) in getMetrics().
+  llvm::Expected<CompiledGraph>
+  compileGraph(mlir::func::FuncOp func, int64_t requestedDevices,
+               bool partition, const SpmdPipelineOptions &options);
+
+  /// Metrics and counters of this session (PyTorch/XLA's report).
+  report::MetricsRegistry &getMetrics() { return metrics; }
 
 private:
   Session();
@@ -84,11 +120,19 @@ private:
   std::unique_ptr<mlir::SourceMgrDiagnosticHandler> diagnosticHandler;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::map<std::pair<std::string, int64_t>, runtime::Program> programs;
+  std::map<std::string, CompiledGraph> graphs;
+  report::MetricsRegistry metrics;
 };
 
 /// "2 all_reduce, 1 all_gather" (in order of first appearance), or "no
-/// collectives".
+/// collectives"; for a lowered entry, those of its first body.
 std::string describeCollectives(mlir::func::FuncOp func);
+
+/// "2 bodies for 8 devices" for a lowered entry, else empty.
+std::string describeDeviceBodies(mlir::func::FuncOp func);
+
+/// The bodies an xla.dispatch names, in order.
+llvm::SmallVector<mlir::func::FuncOp> dispatchBodies(xla::DispatchOp dispatch);
 
 } // namespace xspmd
 

@@ -31,6 +31,31 @@ def XlaDumpMeshesPass : Pass<"xla-dump-meshes", "::mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Trace annotations
+//===----------------------------------------------------------------------===//
+
+def XlaInlineTracePass : Pass<"xla-inline-trace", "::mlir::ModuleOp"> {
+  let summary = "Inlines xla.trace regions, keeping their names in locations";
+  let description = [{
+    Moves the body of every `xla.trace` in place (inner traces first) and
+    wraps the location of each op it held in `"xla.trace:<name>"`, so that
+    propagation and partitioning work on flat function bodies while the
+    simulator still attributes the ops, and the collectives created for
+    them, to the trace (docs/simulator.md). The first step of
+    `--xla-spmd-pipeline`.
+
+    ```mlir
+    %y = xla.trace "mlp" {
+      %0 = xla.gelu %x : tensor<8xf32>
+      xla.yield %0 : tensor<8xf32>
+    } : tensor<8xf32>
+    // becomes
+    %0 = xla.gelu %x : tensor<8xf32> loc("xla.trace:mlp"(...))
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Sharding propagation
 //===----------------------------------------------------------------------===//
 
@@ -170,6 +195,27 @@ def XlaImportHloShardingPass
   ];
 }
 
+def XlaReportCollectivesPass
+    : Pass<"xla-report-collectives", "::mlir::ModuleOp"> {
+  let summary = "Prints every collective with its participants, link class "
+                "and bytes";
+  let description = [{
+    For each function, prints one line per collective (in program order):
+    its kind, participants (mesh axes or group count x size), link class,
+    the local bytes it consumes and the bytes each device sends with the
+    ring algorithms the simulator models (all-gather (g-1)B, reduce-scatter
+    and all-to-all (g-1)/g B, all-reduce 2(g-1)/g B, collective-permute B,
+    all-slice 0, B the input block); then totals per link class. Tests and
+    docs/recipes.md use it to state exactly what a partitioned program
+    communicates. The module is left unchanged.
+
+    ```
+    @mlp.spmd: 1 collective, sends 32768 B per device (ici 32768 B, dcn 0 B)
+      all_reduce sum mesh_axes ["model"] (group 4) ici in 16384 B sends 24576 B
+    ```
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Partitioning
 //===----------------------------------------------------------------------===//
@@ -292,6 +338,57 @@ def XlaOptimizeCollectivesPass
               "reduce_scatters decomposed into ICI and DCN stages">,
     Statistic<"numHierarchicalAllGather", "hierarchical-all-gather",
               "all_gathers decomposed into DCN and ICI stages">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering to per-device programs
+//===----------------------------------------------------------------------===//
+
+def XlaLowerToDevicePass : Pass<"xla-lower-to-device", "::mlir::ModuleOp"> {
+  let summary = "Materializes per-device programs; identical ones share a body";
+  let description = [{
+    Lowers every SPMD function (partitioned by --xla-partition, or using
+    collectives or device ids) to the programs the devices run, with
+    everything that depends on the device resolved to concrete ids:
+
+    - `axis_index`, `partition_id` and the scalar offset and predicate
+      arithmetic on them become `xla.device_table`s (device i reads entry i)
+      or constants; `all_slice` becomes a `dynamic_slice` at a table offset;
+    - every collective lists its replica `groups` as device ids;
+      `collective_permute` pairs become absolute device ids;
+    - every collective carries the `link` each device uses in it: `ici`
+      when its group lies in one slice of the module's hybrid meshes, `dcn`
+      when each member is in a different slice, `mixed` otherwise (a plain
+      mesh is one slice);
+    - devices whose programs are identical (they differ at most in link
+      tags, since tables are data) share one body: a private function
+      `@<f>.body<k>` with the function's type and attributes and
+      `xla.devices = array<i64: ...>`. The function keeps its signature and
+      attributes and its body becomes one `xla.dispatch`.
+
+    ```mlir
+    func.func @f(%x: tensor<4x8xf32> {...}) -> ... attributes {xla.partitioned} {
+      %0 = xla.dispatch [@f.body0](%x) : (tensor<4x8xf32>) -> tensor<4x8xf32>
+      return %0 : tensor<4x8xf32>
+    }
+    func.func private @f.body0(%x: tensor<4x8xf32> {...}) -> ...
+        attributes {xla.devices = array<i64: 0, 1, 2, 3, 4, 5, 6, 7>, xla.partitioned} {
+      %r = xla.all_reduce sum %x groups = [[0, 1], [2, 3], [4, 5], [6, 7]] link = ici : tensor<4x8xf32>
+      ...
+    ```
+
+    A module over 4096 devices lowers to a handful of bodies: device
+    tables keep the bodies equal, and only collectives whose groups use
+    different links on different devices split them. docs/lowering.md
+    describes the form and the simulator runs it.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let statistics = [
+    Statistic<"numBodies", "bodies", "Per-device bodies built">,
+    Statistic<"numTables", "device-tables", "Device tables in the bodies' source">,
+    Statistic<"numFolded", "folded", "Scalar ops evaluated for every device">,
+    Statistic<"numCollectives", "collectives", "Collectives resolved to devices">,
   ];
 }
 

@@ -11,6 +11,8 @@ namespace xspmd {
 
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options) {
+  // Propagation and partitioning see through trace annotations.
+  pm.addPass(createXlaInlineTracePass());
   XlaPropagateShardingPassOptions propagate;
   propagate.iciCost = options.iciByteCost;
   propagate.dcnCost = options.dcnByteCost;
@@ -25,13 +27,18 @@ void buildSpmdPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createCSEPass());
   if (options.optimize)
     pm.addPass(createXlaOptimizeCollectivesPass());
+  if (options.lower) {
+    pm.addPass(createXlaLowerToDevicePass());
+    // Offsets that evaluate to the same table share one.
+    pm.addPass(mlir::createCSEPass());
+  }
 }
 
 void registerXlaPipelines() {
   mlir::PassPipelineRegistration<SpmdPipelineOptions>(
       "xla-spmd-pipeline",
-      "Propagate shardings, partition into an SPMD program and optimize its "
-      "collectives",
+      "Propagate shardings, partition into an SPMD program, optimize its "
+      "collectives and lower it to per-device programs",
       buildSpmdPipeline);
 }
 

@@ -19,10 +19,16 @@ struct SpmdPipelineOptions
   Option<bool> optimize{*this, "optimize",
                         llvm::cl::desc("Run --xla-optimize-collectives"),
                         llvm::cl::init(true)};
+  Option<bool> lower{
+      *this, "lower",
+      llvm::cl::desc("Run --xla-lower-to-device (false stops at the SPMD "
+                     "program on mesh axes)"),
+      llvm::cl::init(true)};
 };
 
-/// propagate sharding -> partition -> canonicalize + cse -> optimize
-/// collectives.
+/// inline trace annotations -> propagate sharding -> partition ->
+/// canonicalize + cse -> optimize collectives -> lower to per-device
+/// programs + cse.
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options);
 

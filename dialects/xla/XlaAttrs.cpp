@@ -59,6 +59,56 @@ LinkClass MeshAttr::getLinkClass(int64_t i) const {
   return getIciSize(i) == 1 ? LinkClass::dcn : LinkClass::mixed;
 }
 
+LinkClass xspmd::xla::combineLinkClasses(ArrayRef<LinkClass> links) {
+  bool ici = false, dcn = false;
+  for (LinkClass link : links) {
+    ici |= link != LinkClass::dcn;
+    dcn |= link != LinkClass::ici;
+  }
+  if (dcn)
+    return ici ? LinkClass::mixed : LinkClass::dcn;
+  return LinkClass::ici;
+}
+
+LinkClass MeshAttr::getLinkClassOfAxes(ArrayRef<StringRef> axes) const {
+  SmallVector<LinkClass> links;
+  for (StringRef name : axes) {
+    int64_t i = getAxisIndex(name);
+    if (i >= 0 && getAxes()[i].getSize() > 1)
+      links.push_back(getLinkClass(i));
+  }
+  return combineLinkClasses(links);
+}
+
+int64_t MeshAttr::getSliceSize() const {
+  if (!isHybrid())
+    return 0;
+  int64_t size = 1;
+  for (int64_t i = 0, e = getRank(); i < e; ++i)
+    size *= getIciSize(i);
+  return size;
+}
+
+LinkClass xspmd::xla::linkClassOfDevices(ArrayRef<int64_t> devices,
+                                         int64_t sliceSize) {
+  if (sliceSize <= 0)
+    return LinkClass::ici;
+  llvm::SmallDenseSet<int64_t, 8> slices;
+  for (int64_t d : devices)
+    slices.insert(d / sliceSize);
+  if (slices.size() <= 1)
+    return LinkClass::ici;
+  return slices.size() == devices.size() ? LinkClass::dcn : LinkClass::mixed;
+}
+
+LinkClass
+MeshAttr::getLinkClassOfGroups(ArrayRef<SmallVector<int64_t>> groups) const {
+  SmallVector<LinkClass> links;
+  for (const auto &group : groups)
+    links.push_back(linkClassOfDevices(group, getSliceSize()));
+  return combineLinkClasses(links);
+}
+
 SmallVector<int64_t> MeshAttr::getDeviceArray() const {
   if (isHybrid()) {
     SmallVector<int64_t> ici, dcn;

@@ -49,6 +49,16 @@ def Xla_MeshAttr : Xla_Attr<"Mesh", "mesh"> {
     int64_t getIciSize(int64_t i) const;
     int64_t getDcnSize(int64_t i) const;
     LinkClass getLinkClass(int64_t i) const;
+    /// Devices per slice of a hybrid mesh (product of the ICI sizes); 0 for
+    /// a plain mesh (one slice).
+    int64_t getSliceSize() const;
+    /// The link class a collective over `axes` travels on: ici when every
+    /// axis (of size > 1) is ici, dcn when all are dcn, mixed otherwise.
+    LinkClass getLinkClassOfAxes(::llvm::ArrayRef<::llvm::StringRef> axes) const;
+    /// The same for explicit groups of device ids: ici when every group
+    /// stays in one slice, dcn when each member is in its own slice.
+    LinkClass getLinkClassOfGroups(
+        ::llvm::ArrayRef<::llvm::SmallVector<int64_t>> groups) const;
     /// Device ids in row-major order of the logical mesh.
     ::llvm::SmallVector<int64_t> getDeviceArray() const;
 

@@ -75,6 +75,32 @@ static LogicalResult verifyGlobalType(Operation *op, Attribute attr, Type local,
   return success();
 }
 
+/// Checks `xla.devices`: on a function, a non-empty strictly increasing list
+/// of device ids.
+static LogicalResult verifyDevicesAttr(Operation *op, Attribute attr) {
+  auto devices = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!devices || !isa<FunctionOpInterface>(op))
+    return op->emitOpError() << "'" << kDevicesAttrName
+                             << "' is an array<i64: ...> of device ids on a "
+                                "function";
+  ArrayRef<int64_t> ids = devices.asArrayRef();
+  if (ids.empty())
+    return op->emitOpError()
+           << "'" << kDevicesAttrName << "' must list at least one device";
+  for (auto [i, id] : llvm::enumerate(ids)) {
+    if (id < 0)
+      return op->emitOpError() << "'" << kDevicesAttrName << "' lists device "
+                               << id << ", which is negative";
+    if (i > 0 && ids[i - 1] >= id)
+      return op->emitOpError()
+             << "'" << kDevicesAttrName
+             << "' must list device ids in increasing order, without "
+                "repeats; "
+             << ids[i - 1] << " comes before " << id;
+  }
+  return success();
+}
+
 LogicalResult XlaDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   if (attr.getName() == kPartitionedAttrName) {
@@ -83,6 +109,8 @@ LogicalResult XlaDialect::verifyOperationAttribute(Operation *op,
                                << "' is a unit attribute of functions";
     return success();
   }
+  if (attr.getName() == kDevicesAttrName)
+    return verifyDevicesAttr(op, attr.getValue());
   if (attr.getName() == kShardingAttrName) {
     // One sharding per result: a sharding for a single-result op, an array
     // otherwise.

@@ -26,6 +26,16 @@
 
 namespace xspmd::xla {
 
+/// The link class of traffic that uses links of all of `links`: ici or dcn
+/// when they all are, mixed otherwise (ici for none).
+LinkClass combineLinkClasses(llvm::ArrayRef<LinkClass> links);
+
+/// The link class of traffic among `devices` when slices hold `sliceSize`
+/// consecutive device ids (0: one slice): ici when all lie in one slice,
+/// dcn when each lies in a slice of its own, mixed otherwise.
+LinkClass linkClassOfDevices(llvm::ArrayRef<int64_t> devices,
+                             int64_t sliceSize);
+
 /// Names of the discardable attributes the dialect owns.
 inline constexpr llvm::StringLiteral kShardingAttrName = "xla.sharding";
 inline constexpr llvm::StringLiteral kDonateAttrName = "xla.donate";
@@ -36,6 +46,10 @@ inline constexpr llvm::StringLiteral kPartitionedAttrName = "xla.partitioned";
 /// On arguments and results of a partitioned function: the global type the
 /// local one is a block of (padding makes it ambiguous otherwise).
 inline constexpr llvm::StringLiteral kGlobalTypeAttrName = "xla.global_type";
+/// On the per-device bodies of a program lowered by --xla-lower-to-device:
+/// the ids of the devices that run the body (a strictly increasing
+/// `array<i64: ...>`).
+inline constexpr llvm::StringLiteral kDevicesAttrName = "xla.devices";
 
 } // namespace xspmd::xla
 

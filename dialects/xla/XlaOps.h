@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -41,6 +42,15 @@ DeviceGroups groupsFromAttr(mlir::DenseIntElementsAttr groups);
 /// A [numGroups x groupSize] i64 elements attribute holding `groups`.
 mlir::DenseIntElementsAttr groupsToAttr(mlir::MLIRContext *ctx,
                                         const DeviceGroups &groups);
+
+/// Whether `value` is representable in the integer type `elementType` (i1:
+/// 0 or 1); false for other types.
+bool fitsElementType(int64_t value, mlir::Type elementType);
+
+/// The dispatch of an entry function lowered by --xla-lower-to-device: its
+/// body is one xla.dispatch of its arguments whose results it returns.
+/// Null for any other function.
+DispatchOp getEntryDispatch(mlir::FunctionOpInterface func);
 
 } // namespace xspmd::xla
 

@@ -64,6 +64,52 @@ def Xla_MarkShardingOp : Xla_Op<"mark_sharding",
 }
 
 //===----------------------------------------------------------------------===//
+// Trace annotations
+//===----------------------------------------------------------------------===//
+
+def Xla_TraceOp : Xla_Op<"trace",
+    [RecursiveMemoryEffects, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "Names a region of the program in traces (torch_xla xp.Trace)";
+  let description = [{
+    The equivalent of torch_xla's `with xp.Trace("name"):` (and of
+    `xp.StepTrace` around a step): the ops of the body run as if written in
+    place, and the simulator's trace shows a slice `name` on each device's
+    annotation line spanning them. Traces nest. The body's `xla.yield` gives
+    the results; the body may use any value defined above it.
+
+    ```mlir
+    %h = xla.trace "mlp" {
+      %0 = xla.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+      %1 = xla.gelu %0 : tensor<8x32xf32>
+      xla.yield %1 : tensor<8x32xf32>
+    } : tensor<8x32xf32>
+    ```
+
+    Sharding propagation and partitioning see through it: the SPMD pipeline
+    first inlines every trace (`--xla-inline-trace`), recording its name in
+    the location of each op of its body (`loc("xla.trace:mlp"(...))`), so
+    the name follows the ops, and the collectives the partitioner creates
+    for them, into the partitioned program, as XLA's op metadata carries
+    torch_xla's annotations into HLO.
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs Variadic<Xla_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $name attr-dict-with-keyword $body (`:` type($results)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Xla_YieldOp : Xla_Op<"yield",
+    [Pure, Terminator, HasParent<"TraceOp">]> {
+  let summary = "Ends an xla.trace body, giving its results";
+  let arguments = (ins Variadic<Xla_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
 // Sources
 //===----------------------------------------------------------------------===//
 
@@ -124,6 +170,62 @@ def Xla_AxisIndexOp : Xla_Op<"axis_index",
   let arguments = (ins FlatSymbolRefAttr:$mesh, StrAttr:$axis);
   let results = (outs Xla_ScalarI32:$result);
   let assemblyFormat = "$mesh `[` $axis `]` attr-dict `:` type($result)";
+}
+
+def Xla_DeviceTableOp : Xla_Op<"device_table", [Pure]> {
+  let summary = "A per-device value: entry i is device i's";
+  let description = [{
+    The value of a device-dependent scalar, resolved for every device: the
+    running device with id `i` gets `values[i]`. `--xla-lower-to-device`
+    turns `axis_index`, `partition_id` and the offset arithmetic on them
+    into tables, so that every device runs the same code and differs only
+    in the data it reads.
+
+    ```mlir
+    // axis_index @mesh["data"] on <["data"=2, "model"=2]>
+    %0 = xla.device_table [0, 0, 1, 1] : tensor<i32>
+    ```
+
+    There is one entry per device of the module (its meshes' device
+    count); each entry fits the result's element type.
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$values);
+  let results = (outs 0DTensorOf<[I1, I8, I32, I64]>:$result);
+  let assemblyFormat = "$values attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Xla_DispatchOp : Xla_Op<"dispatch",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Runs, on each device, the per-device body that lists it";
+  let description = [{
+    The entry of a program lowered to per-device programs
+    (`--xla-lower-to-device`): each body is a `func.func` whose
+    `xla.devices` lists the devices that run it. Every device of the module
+    is listed by exactly one body, and every body has the type
+    `(inputs) -> results`. Devices with identical programs share a body.
+
+    ```mlir
+    func.func @main(%x: tensor<2x8xf32>) -> tensor<2x8xf32> {
+      %0 = xla.dispatch [@main.body0, @main.body1](%x)
+          : (tensor<2x8xf32>) -> tensor<2x8xf32>
+      return %0 : tensor<2x8xf32>
+    }
+    func.func private @main.body0(%x: tensor<2x8xf32>) -> tensor<2x8xf32>
+        attributes {xla.devices = array<i64: 0, 3>} { ... }
+    func.func private @main.body1(%x: tensor<2x8xf32>) -> tensor<2x8xf32>
+        attributes {xla.devices = array<i64: 1, 2>} { ... }
+    ```
+
+    The simulator runs an entry function whose body is one dispatch of its
+    arguments, returned as is.
+  }];
+  let arguments = (ins ConfinedAttr<FlatSymbolRefArrayAttr, [ArrayMinCount<1>]>:$bodies,
+                       Variadic<Xla_Tensor>:$inputs);
+  let results = (outs Variadic<Xla_Tensor>:$results);
+  let assemblyFormat = [{
+    $bodies `(` $inputs `)` attr-dict `:` functional-type($inputs, results)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -61,25 +61,11 @@ SmallVector<int64_t> MeshModel::positionsOfDevices() const {
 }
 
 LinkClass MeshModel::linkOf(ArrayRef<int> axes) const {
-  bool ici = false, dcn = false;
-  for (int a : axes) {
-    if (axisSizes[a] == 1)
-      continue;
-    switch (axisLinks[a]) {
-    case LinkClass::ici:
-      ici = true;
-      break;
-    case LinkClass::dcn:
-      dcn = true;
-      break;
-    case LinkClass::mixed:
-      ici = dcn = true;
-      break;
-    }
-  }
-  if (dcn)
-    return ici ? LinkClass::mixed : LinkClass::dcn;
-  return LinkClass::ici;
+  SmallVector<LinkClass> links;
+  for (int a : axes)
+    if (axisSizes[a] > 1)
+      links.push_back(axisLinks[a]);
+  return combineLinkClasses(links);
 }
 
 ShardLayout ShardLayout::fromSharding(ShardingAttr sharding,

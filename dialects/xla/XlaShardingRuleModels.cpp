@@ -24,8 +24,8 @@ ArrayRef<int64_t> shapeOf(Value v) {
 }
 
 /// Elementwise ops, mark_sharding, sources (constant, iota, partition_id,
-/// axis_index): every dimension of every tensor shares one factor with the
-/// same dimension of the others.
+/// axis_index, device_table): every dimension of every tensor shares one factor
+/// with the same dimension of the others.
 OpShardingRule pointwiseRule(Operation *op) {
   return OpShardingRuleBuilder(op).addPointwise().build();
 }
@@ -100,10 +100,9 @@ OpShardingRule rule(DynamicSliceOp op) {
   return b.build();
 }
 
-/// The input, update and result share every dimension the update covers
-/// whole. A dimension it covers only partly is written at a run-time offset
-/// that the local op cannot rebase onto a block, so it is replicated in all
-/// three (found by differential fuzzing: test/fuzz/regressions/seed-39.mlir).
+/// The input and result share every dimension (each shard updates the part
+/// of the block it holds, masking the rest); a dimension the update covers
+/// only partly must be replicated in the update.
 OpShardingRule rule(DynamicUpdateSliceOp op) {
   OpShardingRuleBuilder b(op);
   ArrayRef<int64_t> update = shapeOf(op.getUpdate());
@@ -113,7 +112,7 @@ OpShardingRule rule(DynamicUpdateSliceOp op) {
       b.addFactor({dim, dim}, {dim}, size);
       continue;
     }
-    b.addFactor({dim, -1}, {dim}, size, Kind::needReplication);
+    b.addFactor({dim, -1}, {dim}, size);
     b.mapOperand(1, dim, b.addFactor(update[d], Kind::needReplication));
   }
   return b.build();
@@ -284,6 +283,19 @@ OpShardingRule collectiveRule(Operation *op, ArrayRef<int64_t> changedDims) {
   return b.build();
 }
 
+/// The bodies of a dispatch run on local blocks: no dimension of its inputs
+/// or results may be sharded further.
+OpShardingRule rule(DispatchOp op) {
+  OpShardingRuleBuilder b(op);
+  for (int64_t i = 0; i < b.getNumOperands(); ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getOperand(i))))
+      b.mapOperand(i, d, b.addFactor(size, Kind::needReplication));
+  for (int64_t i = 0; i < b.getNumResults(); ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getResult(i))))
+      b.mapResult(i, d, b.addFactor(size, Kind::needReplication));
+  return b.build();
+}
+
 OpShardingRule rule(AllReduceOp op) { return collectiveRule(op, {}); }
 OpShardingRule rule(CollectivePermuteOp op) { return collectiveRule(op, {}); }
 OpShardingRule rule(AllGatherOp op) {
@@ -299,6 +311,32 @@ OpShardingRule rule(AllToAllOp op) {
   return collectiveRule(op, {static_cast<int64_t>(op.getSplitDim()),
                              static_cast<int64_t>(op.getConcatDim())});
 }
+
+/// xla.trace and its xla.yield constrain nothing themselves: every
+/// dimension of every result (yielded value) is a factor of its own. The
+/// ops of the body carry the constraints; --xla-spmd-pipeline inlines
+/// traces (--xla-inline-trace) before propagating, so these rules only
+/// describe the ops to tools that list rules.
+OpShardingRule independentRule(Operation *op) {
+  OpShardingRuleBuilder b(op);
+  int64_t numOperands = op->getNumOperands(), numResults = op->getNumResults();
+  for (int64_t i = 0; i < numOperands; ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getOperand(i)))) {
+      SmallVector<int64_t> dims(numOperands, -1);
+      dims[i] = static_cast<int64_t>(d);
+      b.addFactor(dims, SmallVector<int64_t>(numResults, -1), size);
+    }
+  for (int64_t r = 0; r < numResults; ++r)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op->getResult(r)))) {
+      SmallVector<int64_t> dims(numResults, -1);
+      dims[r] = static_cast<int64_t>(d);
+      b.addFactor(SmallVector<int64_t>(numOperands, -1), dims, size);
+    }
+  return b.build();
+}
+
+OpShardingRule rule(TraceOp op) { return independentRule(op); }
+OpShardingRule rule(YieldOp op) { return independentRule(op); }
 
 template <typename OpTy>
 struct PointwiseModel
@@ -333,14 +371,16 @@ void attach(MLIRContext *ctx) {
 
 void registerShardingRuleModels(MLIRContext *ctx) {
   attach<PointwiseModel, MarkShardingOp, ConstantOp, IotaOp, PartitionIdOp,
-         AxisIndexOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, AndOp,
-         OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp, RsqrtOp,
-         SigmoidOp, ReluOp, GeluOp, NotOp, CompareOp, SelectOp, ConvertOp>(ctx);
+         AxisIndexOp, DeviceTableOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
+         PowOp, AndOp, OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp,
+         RsqrtOp, SigmoidOp, ReluOp, GeluOp, NotOp, CompareOp, SelectOp,
+         ConvertOp>(ctx);
   attach<ContractionModel, DotGeneralOp, MatmulOp, EinsumOp>(ctx);
   attach<OwnModel, RngOp, BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp,
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
          ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
-         ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp>(ctx);
+         ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp,
+         DispatchOp, TraceOp, YieldOp>(ctx);
 }
 
 } // namespace xspmd::xla

@@ -47,40 +47,84 @@ bool usesAny(Operation *op, const llvm::DenseSet<Operation *> &reached) {
 
 struct Group {
   SmallVector<AllReduceOp> members;
-  /// Ops after the first member that depend on some member, in block order.
+  /// Ops after the first member that depend on some member, in block order
+  /// (filled when the group is combined).
   SmallVector<Operation *> dependents;
 };
 
-/// Starting at `seed`, the largest group of independent all_reduces alike
-/// `seed` that fits in `threshold` bytes.
-Group collectGroup(AllReduceOp seed, int64_t threshold) {
-  Group group;
-  group.members.push_back(seed);
-  int64_t bytes = numBytes(seed.getType());
-  llvm::DenseSet<Operation *> reached = {seed};
-  for (Operation *op = seed->getNextNode(); op; op = op->getNextNode()) {
-    bool dependent = usesAny(op, reached);
-    auto ar = dyn_cast<AllReduceOp>(op);
-    if (ar && !dependent && sameKey(seed, ar) &&
-        bytes + numBytes(ar.getType()) <= threshold) {
-      group.members.push_back(ar);
-      bytes += numBytes(ar.getType());
-      reached.insert(op);
-    } else if (dependent) {
+/// Forms groups in one pass over `block`: an all_reduce joins the open
+/// group of its key unless it depends on one of that group's members (or the
+/// group is full), in which case the group closes and a new one opens. Each
+/// op carries the open groups it transitively depends on, so the pass is
+/// linear in the block's size times the (small) number of open groups.
+std::vector<Group> formGroups(Block &block, int64_t threshold) {
+  std::vector<Group> groups;
+  SmallVector<int64_t> groupBytes;
+  SmallVector<bool> open;
+  llvm::DenseMap<Operation *, SmallVector<unsigned, 2>> deps;
+  for (Operation &op : block) {
+    SmallVector<unsigned, 2> mine;
+    op.walk([&](Operation *nested) {
+      for (Value v : nested->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (!def)
+          continue;
+        auto it = deps.find(def);
+        if (it == deps.end())
+          continue;
+        for (unsigned g : it->second)
+          if (open[g] && !llvm::is_contained(mine, g))
+            mine.push_back(g);
+      }
+    });
+    if (auto ar = dyn_cast<AllReduceOp>(op)) {
+      int64_t bytes = numBytes(ar.getType());
+      std::optional<unsigned> target;
+      for (unsigned g = 0; g < groups.size(); ++g) {
+        if (!open[g] || !sameKey(groups[g].members.front(), ar))
+          continue;
+        if (llvm::is_contained(mine, g) || groupBytes[g] + bytes > threshold)
+          open[g] = false; // closes: this op must come after its result
+        else
+          target = g;
+      }
+      if (!target) {
+        target = groups.size();
+        groups.emplace_back();
+        groupBytes.push_back(0);
+        open.push_back(true);
+      }
+      groups[*target].members.push_back(ar);
+      groupBytes[*target] += bytes;
+      mine.push_back(*target);
+    }
+    llvm::erase_if(mine, [&](unsigned g) { return !open[g]; });
+    if (!mine.empty())
+      deps[&op] = std::move(mine);
+  }
+  return groups;
+}
+
+/// The ops between the first and the last member of `group` that depend on
+/// a member, in block order.
+void collectDependents(Group &group) {
+  llvm::DenseSet<Operation *> reached;
+  for (AllReduceOp m : group.members)
+    reached.insert(m);
+  Operation *last = group.members.back();
+  for (Operation *op = group.members.front()->getNextNode(); op != last;
+       op = op->getNextNode())
+    if (!reached.contains(op) && usesAny(op, reached)) {
       group.dependents.push_back(op);
       reached.insert(op);
     }
-  }
-  return group;
 }
 
 /// Replaces the members of `group` by one all_reduce; returns it.
 AllReduceOp combine(Group &group) {
   AllReduceOp last = group.members.back();
-  SmallVector<Operation *> toMove;
-  for (Operation *op : group.dependents)
-    if (op->isBeforeInBlock(last))
-      toMove.push_back(op);
+  collectDependents(group);
+  SmallVector<Operation *> toMove = group.dependents;
 
   SmallVector<Location> locs;
   for (AllReduceOp m : group.members)
@@ -125,23 +169,11 @@ AllReduceOp combine(Group &group) {
 }
 
 void combineInBlock(Block &block, RewriteConfig &config) {
-  llvm::DenseSet<Operation *> done;
-  while (true) {
-    AllReduceOp seed;
-    for (Operation &op : block)
-      if (auto ar = dyn_cast<AllReduceOp>(op); ar && !done.contains(ar)) {
-        seed = ar;
-        break;
-      }
-    if (!seed)
-      return;
-    Group group = collectGroup(seed, config.combineThresholdBytes);
-    if (group.members.size() < 2) {
-      done.insert(seed);
+  for (Group &group : formGroups(block, config.combineThresholdBytes)) {
+    if (group.members.size() < 2)
       continue;
-    }
     config.fired(Rewrite::AllReduceCombiner, group.members.size());
-    done.insert(combine(group));
+    combine(group);
   }
 }
 

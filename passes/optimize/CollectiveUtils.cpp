@@ -114,25 +114,7 @@ LinkClassAttr linkForAxes(MeshAttr mesh, ArrayRef<StringRef> axes,
                           LinkClassAttr original) {
   if (!original || !mesh)
     return original;
-  bool ici = false, dcn = false;
-  for (StringRef name : axes) {
-    int64_t i = mesh.getAxisIndex(name);
-    if (mesh.getAxisSize(name) == 1)
-      continue;
-    switch (mesh.getLinkClass(i)) {
-    case LinkClass::ici:
-      ici = true;
-      break;
-    case LinkClass::dcn:
-      dcn = true;
-      break;
-    case LinkClass::mixed:
-      ici = dcn = true;
-      break;
-    }
-  }
-  LinkClass link =
-      dcn ? (ici ? LinkClass::mixed : LinkClass::dcn) : LinkClass::ici;
+  LinkClass link = mesh.getLinkClassOfAxes(axes);
   return LinkClassAttr::get(original.getContext(), link);
 }
 

@@ -141,18 +141,35 @@ bool decomposeAllReduce(OpBuilder &b, AllReduceOp ar) {
   while (dim < type.getRank() && type.getDimSize(dim) % i != 0)
     ++dim;
   RankedTensorType work = type;
+  int64_t padding = 0;
   if (dim == type.getRank()) {
+    // Flatten, padding the end so that the ICI members split it evenly
+    // (e.g. combined gradients plus a scalar loss); the padding is reduced
+    // along with the data and sliced off after the gather.
     dim = 0;
-    if (type.getNumElements() % i != 0)
-      return false;
-    work = type.clone({type.getNumElements()});
+    int64_t n = type.getNumElements();
+    padding = (i - n % i) % i;
+    work = type.clone({n});
     x = createReshape(b, loc, x, work);
+    if (padding) {
+      work = type.clone({n + padding});
+      x = PadOp::create(b, loc, work, x, b.getDenseI64ArrayAttr({0}),
+                        b.getDenseI64ArrayAttr({padding}),
+                        b.getDenseI64ArrayAttr({0}), b.getF64FloatAttr(0.0));
+    }
   }
   APFloat one(ar.getScale().getSemantics(), 1);
   Value part = createReduceScatter(b, loc, scaleDim(work, dim, 1, i),
                                    ar.getKind(), x, dim, one, plan->ici);
   part = createAllReduce(b, loc, ar.getKind(), part, ar.getScale(), plan->dcn);
   Value full = createAllGather(b, loc, work, part, dim, plan->ici);
+  if (padding) {
+    int64_t n = type.getNumElements();
+    full = SliceOp::create(b, loc, type.clone({n}), full,
+                           b.getDenseI64ArrayAttr({0}),
+                           b.getDenseI64ArrayAttr({n}),
+                           b.getDenseI64ArrayAttr({1}));
+  }
   ar.replaceAllUsesWith(createReshape(b, loc, full, type));
   ar.erase();
   return true;

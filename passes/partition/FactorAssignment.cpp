@@ -149,13 +149,27 @@ FactorAssignment assignFactors(const OpShardingRule &rule,
     resultKinds.push_back(FactorKind::permutation);
     operandKinds.push_back(FactorKind::permutation);
   }
-  // The results' layouts (what propagation chose) decide first, then the
-  // operands: an operand already split along a factor keeps that split
-  // (this is how a sharded contracting dimension becomes a partial sum).
-  for (auto [r, factors] : llvm::enumerate(rule.results))
-    assigner.offer(factors, resultTargets[r], resultShapes[r], resultKinds);
-  for (auto [o, factors] : llvm::enumerate(rule.operands))
-    assigner.offer(factors, operandLayouts[o], operandShapes[o], operandKinds);
+  // Tensors offer their splits in order (results first by default): a
+  // factor keeps the first split offered to it. An operand already split
+  // along a reduction factor keeps that split, which is how a sharded
+  // contracting dimension becomes a partial sum.
+  int64_t numOperands = rule.operands.size();
+  SmallVector<int64_t> order = options.offerOrder;
+  if (order.empty()) {
+    for (int64_t r = 0, e = rule.results.size(); r < e; ++r)
+      order.push_back(numOperands + r);
+    for (int64_t o = 0; o < numOperands; ++o)
+      order.push_back(o);
+  }
+  for (int64_t t : order) {
+    if (t < numOperands)
+      assigner.offer(rule.operands[t], operandLayouts[t], operandShapes[t],
+                     operandKinds);
+    else
+      assigner.offer(rule.results[t - numOperands],
+                     resultTargets[t - numOperands],
+                     resultShapes[t - numOperands], resultKinds);
+  }
   assigner.enforceCompoundPrefixes();
 
   FactorAssignment result;

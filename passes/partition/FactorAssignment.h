@@ -44,6 +44,9 @@ struct AssignmentOptions {
   bool shardPermutationFactors = false;
   /// Factors that must stay unsharded (e.g. a window too wide for a halo).
   llvm::SmallVector<int64_t> blockedFactors;
+  /// The order in which tensors offer their splits to the factors (operands
+  /// 0..n-1, then results); empty: results first, then operands in order.
+  llvm::SmallVector<int64_t> offerOrder;
 };
 
 /// `operandLayouts` are the operands' current layouts, `resultTargets` the

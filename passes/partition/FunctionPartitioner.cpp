@@ -3,6 +3,7 @@
 #include "passes/partition/FunctionPartitioner.h"
 
 #include "passes/common/FunctionAttrs.h"
+#include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
 #include "passes/partition/LocalBuilder.h"
@@ -13,6 +14,8 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace xspmd::xla;
@@ -152,6 +155,9 @@ private:
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
   Value getAs(Value global, const ShardLayout &layout, Location loc);
+  /// What resharding `global` from `from` to `to` would cost.
+  double reshardCost(Value global, const ShardLayout &from,
+                     const ShardLayout &to);
   LogicalResult partitionOp(Operation *op);
   LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule);
   Operation *buildLocalOp(Operation *op, ArrayRef<Value> operands,
@@ -208,13 +214,23 @@ Value Partitioner::getAs(Value global, const ShardLayout &layout,
   return result;
 }
 
+double Partitioner::reshardCost(Value global, const ShardLayout &from,
+                                const ShardLayout &to) {
+  if (from == to)
+    return 0;
+  auto type = cast<RankedTensorType>(global.getType());
+  return planner
+      .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, from, to)
+      .cost;
+}
+
 LogicalResult Partitioner::run() {
   Block &body = func.getBody().front();
   Block *newBody = new Block();
   SmallVector<Type> argTypes;
-  // Attributes are set in bulk: one setArgAttr per argument rebuilds the
-  // whole attribute array each time (quadratic in the arguments).
-  SmallVector<Attribute> argGlobalTypes;
+  // Argument and result attributes are set in bulk at the end: one at a
+  // time rebuilds the whole attribute array each time (quadratic).
+  SmallVector<Attribute> argGlobals, resultGlobals, resultShardings;
   for (BlockArgument arg : body.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
     ShardLayout layout =
@@ -223,9 +239,8 @@ LogicalResult Partitioner::run() {
     Type localType = type.clone(layout.localShape(mesh));
     argTypes.push_back(localType);
     placed[arg] = {newBody->addArgument(localType, arg.getLoc()), layout};
-    argGlobalTypes.push_back(TypeAttr::get(type));
+    argGlobals.push_back(TypeAttr::get(type));
   }
-  setArgAttrs(func, kGlobalTypeAttrName, argGlobalTypes);
   builder.setInsertionPointToEnd(newBody);
   for (Operation &op : body.without_terminator())
     if (failed(partitionOp(&op))) {
@@ -236,7 +251,6 @@ LogicalResult Partitioner::run() {
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
-  SmallVector<Attribute> resultShardings, resultGlobalTypes;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
     auto type = cast<RankedTensorType>(value.getType());
     Attribute sharding = func.getResultAttr(i, kShardingAttrName);
@@ -250,11 +264,12 @@ LogicalResult Partitioner::run() {
     results.push_back(getAs(value, layout, ret.getLoc()));
     resultTypes.push_back(results.back().getType());
     resultShardings.push_back(sharding);
-    resultGlobalTypes.push_back(TypeAttr::get(type));
+    resultGlobals.push_back(TypeAttr::get(type));
   }
-  setResultAttrs(func, kShardingAttrName, resultShardings);
-  setResultAttrs(func, kGlobalTypeAttrName, resultGlobalTypes);
   func::ReturnOp::create(builder, ret.getLoc(), results);
+  setArgAttrs(func, kGlobalTypeAttrName, argGlobals);
+  setResultAttrs(func, kShardingAttrName, resultShardings);
+  setResultAttrs(func, kGlobalTypeAttrName, resultGlobals);
 
   // An argument and the result it aliases share a buffer only if their local
   // types agree; with different shardings they do not. As JAX does with such
@@ -336,19 +351,47 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   Value result = op->getResult(0);
   ArrayRef<int64_t> resultShape = shapeOf(result);
   ShardLayout target = layoutOf(op->getAttr(kShardingAttrName), resultShape);
-  AssignmentOptions options;
-  options.partialPolicy = partialPolicyOf(op);
-  options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+  // Candidate assignments: the result's layout decides first (what
+  // propagation chose), or one operand's does. Keep the one whose reshards
+  // (operands in, result out to its target) cost least; ties keep the
+  // earlier candidate, so results-first wins when nothing is gained.
+  int64_t numOperands = op->getNumOperands();
+  SmallVector<SmallVector<int64_t>> orders{{}};
+  for (int64_t first = 0; first < numOperands; ++first) {
+    SmallVector<int64_t> order{first, numOperands};
+    for (int64_t o = 0; o < numOperands; ++o)
+      if (o != first)
+        order.push_back(o);
+    orders.push_back(order);
+  }
   FactorAssignment assignment;
   SmallVector<std::pair<int64_t, Window>> windows;
-  while (true) {
-    assignment = assignFactors(rule, mesh, current, operandShapes, {target},
-                               {resultShape}, options);
-    size_t blocked = options.blockedFactors.size();
-    windows = windowedDims(op, rule, assignment, options.blockedFactors);
-    blockUnevenGroups(op, rule, assignment, options.blockedFactors);
-    if (options.blockedFactors.size() == blocked)
-      break;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (const SmallVector<int64_t> &order : orders) {
+    AssignmentOptions options;
+    options.partialPolicy = partialPolicyOf(op);
+    options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+    options.offerOrder = order;
+    FactorAssignment candidate;
+    SmallVector<std::pair<int64_t, Window>> candidateWindows;
+    while (true) {
+      candidate = assignFactors(rule, mesh, current, operandShapes, {target},
+                                {resultShape}, options);
+      size_t blocked = options.blockedFactors.size();
+      candidateWindows =
+          windowedDims(op, rule, candidate, options.blockedFactors);
+      blockUnevenGroups(op, rule, candidate, options.blockedFactors);
+      if (options.blockedFactors.size() == blocked)
+        break;
+    }
+    double cost = reshardCost(result, candidate.results.front(), target);
+    for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+      cost += reshardCost(operand, current[i], candidate.operands[i]);
+    if (cost < bestCost) {
+      bestCost = cost;
+      assignment = std::move(candidate);
+      windows = std::move(candidateWindows);
+    }
   }
 
   SmallVector<Value> operands;
@@ -383,7 +426,12 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   }
 
   Value localResult;
-  if (auto gather = dyn_cast<GatherOp>(op))
+  if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
+    localResult = buildLocalDynamicUpdateSlice(
+        local, dus, operands[0], operands[1],
+        ValueRange(operands).drop_front(2), assignment.operands[0],
+        assignment.operands[1], mesh);
+  else if (auto gather = dyn_cast<GatherOp>(op))
     localResult =
         buildLocalGather(gather, operands[0], operands[1], assignment);
   else

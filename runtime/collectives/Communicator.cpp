@@ -91,7 +91,9 @@ void Communicator::judgeRoundLocked() {
 
 llvm::Expected<Tensor> Communicator::execute(int64_t device,
                                              const CollectiveCall &call,
-                                             const Tensor &input) {
+                                             const Tensor &input,
+                                             double issueTime,
+                                             double *groupStart) {
   std::unique_lock<std::mutex> lock(mutex);
   uint64_t myRound = entered[device]++;
   // Wait for the slot: the previous round may still be handing out results.
@@ -100,7 +102,7 @@ llvm::Expected<Tensor> Communicator::execute(int64_t device,
   });
   if (abortMessage)
     return abortError(*abortMessage);
-  arrivals[device] = Arrival{&call, input};
+  arrivals[device] = Arrival{&call, input, issueTime};
   ++arrived;
   judgeRoundLocked();
   changed.wait(lock, [&] {
@@ -114,6 +116,12 @@ llvm::Expected<Tensor> Communicator::execute(int64_t device,
   std::vector<const Tensor *> inputs(numDevices);
   for (int64_t d = 0; d < numDevices; ++d)
     inputs[d] = &arrivals[d].input;
+  if (groupStart) {
+    *groupStart = issueTime;
+    int64_t group = call.locate(device).first;
+    for (int64_t member : call.groups[group])
+      *groupStart = std::max(*groupStart, arrivals[member].issueTime);
+  }
   lock.unlock();
   Tensor result = computeCollectiveResult(call, device, inputs);
   lock.lock();

@@ -39,9 +39,12 @@ public:
 
   /// Device `device` enters its next collective with `input`. Blocks until
   /// every device has arrived; returns this device's result, or the abort
-  /// message.
+  /// message. For the timing model, each device also brings the simulated
+  /// time it issued the collective at; `groupStart`, when given, receives
+  /// the latest issue time of the members of the device's group.
   llvm::Expected<Tensor> execute(int64_t device, const CollectiveCall &call,
-                                 const Tensor &input);
+                                 const Tensor &input, double issueTime = 0,
+                                 double *groupStart = nullptr);
 
   /// Device `device` left its program: normally, or with `failure`. Devices
   /// waiting in (or later entering) a collective get an error.
@@ -55,6 +58,7 @@ private:
   struct Arrival {
     const CollectiveCall *call = nullptr;
     Tensor input;
+    double issueTime = 0;
   };
 
   /// Sets the abort message (first one wins) and wakes everyone. Needs the

@@ -1,13 +1,18 @@
 //===- Compiler.cpp - func.func to Program --------------------------------===//
 
 #include "runtime/exec/Compiler.h"
+#include "runtime/exec/Fusion.h"
 #include "runtime/exec/Lowering.h"
 #include "runtime/exec/TypeMapping.h"
 
 #include "dialects/xla/XlaOps.h"
+#include "dialects/xla/XlaTrace.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
+
+#include <map>
 
 using namespace mlir;
 
@@ -29,17 +34,31 @@ public:
 private:
   int32_t slotOf(Value v) {
     auto [it, inserted] = slots.try_emplace(v, program.numSlots);
-    if (inserted)
+    if (inserted) {
       ++program.numSlots;
+      program.slotSpecs.push_back(
+          toTensorSpec(v.getType()).value_or(TensorSpec{}));
+      program.slotOrigins.emplace_back();
+    }
     return it->second;
   }
   LogicalResult checkType(Operation *anchor, Type type, const Twine &what);
+  /// Compiles the ops of `block`; `regionScopes` are the names of the
+  /// xla.trace ops around it.
+  LogicalResult compileBlock(Block &block,
+                             SmallVectorImpl<std::string> &regionScopes);
+  LogicalResult compileOp(Operation &op, int32_t scope);
+  /// The scope of an op inside `regionScopes` whose location records
+  /// `locScopes` (creating the scopes on first use); -1 for none.
+  int32_t scopeOf(ArrayRef<std::string> regionScopes,
+                  ArrayRef<StringRef> locScopes);
   void computeReleases();
 
   func::FuncOp func;
   LoweringContext ctx;
   Program program;
   llvm::DenseMap<Value, int32_t> slots;
+  std::map<std::vector<std::string>, int32_t> scopeIds;
 };
 
 } // namespace
@@ -69,50 +88,130 @@ FailureOr<Program> FunctionCompiler::compile() {
     if (failed(checkType(func, arg.getType(), "argument " + Twine(i))))
       return failure();
     program.argSpecs.push_back(specOf(arg));
-    program.argSlots.push_back(slotOf(arg));
+    int32_t slot = slotOf(arg);
+    program.argSlots.push_back(slot);
+    program.slotOrigins[slot] = "argument " + std::to_string(i);
+    auto alias = func.getArgAttrOfType<IntegerAttr>(i, xla::kAliasesAttrName);
+    program.argAliases.push_back(alias ? alias.getInt() : -1);
   }
   for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
     if (failed(checkType(func, type, "result " + Twine(i))))
       return failure();
     program.resultSpecs.push_back(*toTensorSpec(type));
   }
+  SmallVector<std::string> regionScopes;
+  if (failed(compileBlock(body, regionScopes)))
+    return failure();
+  computeReleases();
+  computeFusedBytes(program);
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  if (succeeded(writeBytecodeToFile(func, os)))
+    program.programBytes = static_cast<int64_t>(bytecode.size());
+  return std::move(program);
+}
 
-  for (Operation &op : body.getOperations()) {
+int32_t FunctionCompiler::scopeOf(ArrayRef<std::string> regionScopes,
+                                  ArrayRef<StringRef> locScopes) {
+  std::vector<std::string> path(regionScopes.begin(), regionScopes.end());
+  for (StringRef name : locScopes)
+    path.push_back(name.str());
+  int32_t parent = -1;
+  std::vector<std::string> prefix;
+  for (const std::string &name : path) {
+    prefix.push_back(name);
+    auto [it, inserted] = scopeIds.try_emplace(prefix, -1);
+    if (inserted) {
+      it->second = static_cast<int32_t>(program.scopes.size());
+      program.scopes.push_back(
+          TraceScope{name, parent, static_cast<int32_t>(prefix.size()) - 1});
+    }
+    parent = it->second;
+  }
+  return parent;
+}
+
+LogicalResult
+FunctionCompiler::compileBlock(Block &block,
+                               SmallVectorImpl<std::string> &regionScopes) {
+  for (Operation &op : block.getOperations()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value v : ret.getOperands())
         program.resultSlots.push_back(slotOf(v));
       continue;
     }
-    if (op.getNumRegions() != 0)
-      return op.emitOpError("has regions; the simulator runs straight-line "
-                            "xla ops");
-    for (auto [i, result] : llvm::enumerate(op.getResults()))
-      if (failed(checkType(&op, result.getType(), "result " + Twine(i))))
+    if (isa<xla::YieldOp>(op))
+      continue; // Its parent trace maps its results onto these values.
+    if (auto trace = dyn_cast<xla::TraceOp>(op)) {
+      regionScopes.push_back(trace.getName().str());
+      Block &traceBody = trace.getBody().front();
+      if (failed(compileBlock(traceBody, regionScopes)))
         return failure();
-    if (auto constant = dyn_cast<xla::ConstantOp>(op)) {
-      std::optional<Tensor> value = tensorFromAttr(constant.getValue());
-      if (!value)
-        return op.emitOpError("holds a constant the simulator cannot read "
-                              "(only dense elements are supported)");
-      program.constants.push_back({slotOf(constant.getResult()), *value});
+      regionScopes.pop_back();
+      auto yield = cast<xla::YieldOp>(traceBody.getTerminator());
+      for (auto [result, value] :
+           llvm::zip(trace.getResults(), yield.getValues()))
+        slots[result] = slotOf(value);
       continue;
     }
+    if (op.getNumRegions() != 0)
+      return op.emitOpError("has regions; the simulator runs straight-line "
+                            "xla ops (and xla.trace regions)");
+    if (failed(compileOp(
+            op, scopeOf(regionScopes, xla::getTraceScopes(op.getLoc())))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult FunctionCompiler::compileOp(Operation &op, int32_t scope) {
+  for (auto [i, result] : llvm::enumerate(op.getResults()))
+    if (failed(checkType(&op, result.getType(), "result " + Twine(i))))
+      return failure();
+  std::string location = formatLocation(op.getLoc());
+  std::string opName = op.getName().getStringRef().str();
+  if (auto constant = dyn_cast<xla::ConstantOp>(op)) {
+    std::optional<Tensor> value = tensorFromAttr(constant.getValue());
+    if (!value)
+      return op.emitOpError("holds a constant the simulator cannot read "
+                            "(only dense elements are supported)");
+    int32_t slot = slotOf(constant.getResult());
+    program.slotOrigins[slot] = "constant at " + location;
+    program.constants.push_back({slot, *value});
+    return success();
+  }
+  Instruction inst;
+  inst.kind = classifyInstruction(&op);
+  if (inst.kind == InstructionKind::Collective) {
+    FailureOr<std::shared_ptr<const CollectiveCall>> call =
+        describeCollectiveOp(&op, ctx);
+    if (failed(call))
+      return failure();
+    inst.collective = *call;
+    inst.kernel = makeCollectiveKernel(*call);
+    inst.participants = describeParticipants(&op);
+  } else {
     FailureOr<OpKernel> kernel = lowerOperation(&op, ctx);
     if (failed(kernel))
       return failure();
-    program.isSpmd |= isDeviceDependent(&op);
-    Instruction inst;
     inst.kernel = std::move(*kernel);
-    for (Value v : op.getOperands())
-      inst.operands.push_back(slotOf(v));
-    for (Value v : op.getResults())
-      inst.results.push_back(slotOf(v));
-    inst.description = op.getName().getStringRef().str() + " at " +
-                       formatLocation(op.getLoc());
-    program.instructions.push_back(std::move(inst));
+    inst.work = describeWork(&op);
+    inst.fusion = fusionRoleOf(&op);
   }
-  computeReleases();
-  return std::move(program);
+  program.isSpmd |= isDeviceDependent(&op);
+  for (Value v : op.getOperands())
+    inst.operands.push_back(slotOf(v));
+  inst.description = opName + " at " + location;
+  for (Value v : op.getResults()) {
+    int32_t slot = slotOf(v);
+    inst.results.push_back(slot);
+    program.slotOrigins[slot] = inst.description;
+  }
+  inst.opName = std::move(opName);
+  inst.location = std::move(location);
+  inst.scope = scope;
+  program.instructions.push_back(std::move(inst));
+  return success();
 }
 
 void FunctionCompiler::computeReleases() {

@@ -11,6 +11,8 @@
 
 namespace xspmd::runtime {
 
+ExecutionObserver::~ExecutionObserver() = default;
+
 static llvm::Error makeError(const std::string &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -42,18 +44,34 @@ llvm::Expected<TensorList> runOnDevice(const Program &program,
     slots[program.argSlots[i]] = args[i];
   llvm::SmallVector<const Tensor *, 4> operands;
   llvm::SmallVector<Tensor, 2> results;
-  for (const Instruction &inst : program.instructions) {
+  ExecutionObserver *observer = device.observer;
+  if (observer)
+    observer->beginProgram(program);
+  for (auto [index, inst] : llvm::enumerate(program.instructions)) {
     operands.clear();
     for (int32_t s : inst.operands)
       operands.push_back(&slots[s]);
     results.assign(inst.results.size(), Tensor());
+    bool collective = inst.kind == InstructionKind::Collective;
+    if (observer) {
+      if (collective)
+        device.collectiveIssueTime =
+            observer->issueCollective(static_cast<int32_t>(index));
+      else
+        observer->onInstruction(static_cast<int32_t>(index));
+    }
     if (llvm::Error err = inst.kernel(device, operands, results))
       return std::move(err);
+    if (observer && collective)
+      observer->startCollective(static_cast<int32_t>(index),
+                                device.collectiveGroupStart);
     for (size_t r = 0; r < results.size(); ++r)
       slots[inst.results[r]] = std::move(results[r]);
     for (int32_t s : inst.releases)
       slots[s] = Tensor();
   }
+  if (observer)
+    observer->endProgram();
   TensorList outputs;
   for (int32_t s : program.resultSlots)
     outputs.push_back(slots[s]);
@@ -62,11 +80,17 @@ llvm::Expected<TensorList> runOnDevice(const Program &program,
 
 llvm::Expected<std::vector<TensorList>>
 runOnDevices(llvm::ArrayRef<const Program *> programs,
-             const std::vector<TensorList> &args) {
+             const std::vector<TensorList> &args,
+             llvm::ArrayRef<ExecutionObserver *> observers) {
   int64_t numDevices = args.size();
   assert(programs.size() == args.size() && "one program per device");
+  assert((observers.empty() || observers.size() == args.size()) &&
+         "one observer per device");
+  auto observerOf = [&](int64_t d) {
+    return observers.empty() ? nullptr : observers[d];
+  };
   if (numDevices == 1) {
-    DeviceContext device{0, 1, nullptr};
+    DeviceContext device{0, 1, nullptr, observerOf(0)};
     llvm::Expected<TensorList> results =
         runOnDevice(*programs[0], args[0], device);
     if (!results)
@@ -86,7 +110,7 @@ runOnDevices(llvm::ArrayRef<const Program *> programs,
   std::vector<TensorList> results(numDevices);
   std::vector<std::string> failures(numDevices);
   runConcurrently(numDevices, [&](int64_t d) {
-    DeviceContext device{d, numDevices, &communicator};
+    DeviceContext device{d, numDevices, &communicator, observerOf(d)};
     llvm::Expected<TensorList> out = runOnDevice(*programs[d], args[d], device);
     if (out) {
       results[d] = std::move(*out);

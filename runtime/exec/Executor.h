@@ -10,6 +10,7 @@
 #ifndef XSPMD_RUNTIME_EXEC_EXECUTOR_H
 #define XSPMD_RUNTIME_EXEC_EXECUTOR_H
 
+#include "runtime/exec/ExecutionObserver.h"
 #include "runtime/exec/Program.h"
 
 #include "llvm/Support/Error.h"
@@ -30,10 +31,12 @@ llvm::Expected<TensorList> runOnDevice(const Program &program,
 /// thread (one device runs in the calling thread). Devices usually share one
 /// program (SPMD); per-device programs (MPMD) must agree on their
 /// collectives. Returns each device's results, or one error (a collective
-/// mismatch names the devices and ops).
+/// mismatch names the devices and ops). `observers`, when not empty, holds
+/// one observer per device (runtime/exec/ExecutionObserver.h).
 llvm::Expected<std::vector<TensorList>>
 runOnDevices(llvm::ArrayRef<const Program *> programs,
-             const std::vector<TensorList> &args);
+             const std::vector<TensorList> &args,
+             llvm::ArrayRef<ExecutionObserver *> observers = {});
 
 /// Checks `args` against the program's signature.
 llvm::Error checkArguments(const Program &program, llvm::ArrayRef<Tensor> args);

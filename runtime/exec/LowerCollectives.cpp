@@ -121,8 +121,8 @@ static LogicalResult checkShapes(Operation *op, int64_t g) {
   return success();
 }
 
-static FailureOr<std::shared_ptr<CollectiveCall>>
-describeCollective(Operation *op, LoweringContext &ctx) {
+FailureOr<std::shared_ptr<const CollectiveCall>>
+describeCollectiveOp(Operation *op, LoweringContext &ctx) {
   auto iface = cast<CollectiveOpInterface>(op);
   FailureOr<DeviceGroupList> groups = resolveGroups(iface, ctx);
   if (failed(groups))
@@ -173,7 +173,7 @@ describeCollective(Operation *op, LoweringContext &ctx) {
         return op->emitOpError()
                << "pair [" << s << ", " << t
                << "] is out of range for groups of " << groupSize;
-  return call;
+  return std::shared_ptr<const CollectiveCall>(std::move(call));
 }
 
 /// all_slice moves nothing: each device keeps its block.
@@ -198,23 +198,65 @@ static FailureOr<OpKernel> lowerAllSlice(AllSliceOp op, LoweringContext &ctx) {
   });
 }
 
+std::string describeParticipants(Operation *op) {
+  auto iface = cast<CollectiveOpInterface>(op);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (FlatSymbolRefAttr mesh = iface.getMeshAttr()) {
+    os << mesh << "[";
+    llvm::interleaveComma(iface.getAxesAttr().getAsValueRange<StringAttr>(), os,
+                          [&](StringRef axis) { os << '"' << axis << '"'; });
+    os << "]";
+    return text;
+  }
+  if (DenseIntElementsAttr groups = iface.getGroupsAttr()) {
+    DeviceGroups list = groupsFromAttr(groups);
+    os << list.size() << " group" << (list.size() == 1 ? "" : "s") << " of "
+       << list.front().size() << " [";
+    // The first groups, enough to recognise the pattern.
+    size_t shown = 0;
+    for (auto [g, group] : llvm::enumerate(list)) {
+      if (g)
+        os << ", ";
+      if (shown >= 8) {
+        os << "...";
+        break;
+      }
+      os << "[";
+      llvm::interleaveComma(llvm::ArrayRef(group).take_front(8), os);
+      if (group.size() > 8)
+        os << ", ...";
+      os << "]";
+      shown += std::min<size_t>(group.size(), 8);
+    }
+    os << "]";
+    return text;
+  }
+  return "all devices";
+}
+
 FailureOr<OpKernel> lowerCollectiveOp(Operation *op, LoweringContext &ctx) {
   if (auto allSlice = dyn_cast<AllSliceOp>(op))
     return lowerAllSlice(allSlice, ctx);
-  FailureOr<std::shared_ptr<CollectiveCall>> described =
-      describeCollective(op, ctx);
+  FailureOr<std::shared_ptr<const CollectiveCall>> described =
+      describeCollectiveOp(op, ctx);
   if (failed(described))
     return failure();
-  std::shared_ptr<const CollectiveCall> call = *described;
+  return makeCollectiveKernel(*described);
+}
+
+OpKernel makeCollectiveKernel(std::shared_ptr<const CollectiveCall> call) {
   return OpKernel([call](DeviceContext &device, ArrayRef<const Tensor *> in,
                          MutableArrayRef<Tensor> out) -> llvm::Error {
     if (!device.communicator) {
       // Alone: the only group is this device.
       out[0] = computeCollectiveResult(*call, device.device, {in[0]});
+      device.collectiveGroupStart = device.collectiveIssueTime;
       return llvm::Error::success();
     }
-    llvm::Expected<Tensor> result =
-        device.communicator->execute(device.device, *call, *in[0]);
+    llvm::Expected<Tensor> result = device.communicator->execute(
+        device.device, *call, *in[0], device.collectiveIssueTime,
+        &device.collectiveGroupStart);
     if (!result)
       return result.takeError();
     out[0] = std::move(*result);

@@ -1,7 +1,8 @@
-//===- LowerSources.cpp - iota, rng, partition_id, axis_index -------------===//
+//===- LowerSources.cpp - iota, rng, device ids and tables ----------------===//
 
 #include "runtime/exec/Lowering.h"
 #include "runtime/exec/TypeMapping.h"
+#include "runtime/kernels/Convert.h"
 #include "runtime/kernels/DataMovement.h"
 #include "runtime/kernels/Random.h"
 
@@ -84,6 +85,30 @@ static FailureOr<OpKernel> lowerAxisIndex(AxisIndexOp op,
   return scalarPerDevice(std::move(coordinate));
 }
 
+/// Device d reads entry d, stored in the result's element type.
+static FailureOr<OpKernel> lowerDeviceTable(DeviceTableOp op,
+                                            LoweringContext &ctx) {
+  ArrayRef<int64_t> values = op.getValues();
+  if (static_cast<int64_t>(values.size()) != ctx.numDevices)
+    return op.emitOpError()
+           << "holds " << values.size() << " values but the program runs on "
+           << ctx.numDevices << " devices";
+  TensorSpec spec = specOf(op.getResult());
+  std::vector<Tensor> perDevice;
+  perDevice.reserve(values.size());
+  for (int64_t v : values) {
+    Tensor t = spec.allocate();
+    storeDoubleAs(static_cast<double>(v), spec.type, t.data<uint8_t>());
+    perDevice.push_back(std::move(t));
+  }
+  return OpKernel([perDevice = std::move(perDevice)](
+                      DeviceContext &device, ArrayRef<const Tensor *>,
+                      MutableArrayRef<Tensor> out) {
+    out[0] = perDevice[device.device];
+    return llvm::Error::success();
+  });
+}
+
 FailureOr<OpKernel> lowerSourceOp(Operation *op, LoweringContext &ctx) {
   return llvm::TypeSwitch<Operation *, FailureOr<OpKernel>>(op)
       .Case([](IotaOp op) { return lowerIota(op); })
@@ -95,6 +120,7 @@ FailureOr<OpKernel> lowerSourceOp(Operation *op, LoweringContext &ctx) {
         return scalarPerDevice(std::move(ids));
       })
       .Case([&](AxisIndexOp op) { return lowerAxisIndex(op, ctx); })
+      .Case([&](DeviceTableOp op) { return lowerDeviceTable(op, ctx); })
       .Default([](Operation *op) -> FailureOr<OpKernel> {
         return op->emitOpError("is not a source op");
       });

@@ -10,7 +10,8 @@ using namespace xspmd::xla;
 namespace xspmd::runtime {
 
 bool isDeviceDependent(Operation *op) {
-  return isa<CollectiveOpInterface, PartitionIdOp, AxisIndexOp>(op);
+  return isa<CollectiveOpInterface, PartitionIdOp, AxisIndexOp, DeviceTableOp,
+             DispatchOp>(op);
 }
 
 FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
@@ -25,8 +26,12 @@ FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
   if (isa<DotGeneralOp, MatmulOp, EinsumOp, ReduceOp, SoftmaxOp, ConvolutionOp>(
           op))
     return lowerNumericOp(op);
-  if (isa<IotaOp, RngOp, PartitionIdOp, AxisIndexOp>(op))
+  if (isa<IotaOp, RngOp, PartitionIdOp, AxisIndexOp, DeviceTableOp>(op))
     return lowerSourceOp(op, ctx);
+  if (isa<DispatchOp>(op))
+    return op->emitOpError(
+        "selects a body per device; the simulator runs it as the whole body "
+        "of an entry function that returns the dispatch of its arguments");
   if (isa<CollectiveOpInterface>(op))
     return lowerCollectiveOp(op, ctx);
   return op->emitOpError("cannot be executed by the simulator (xla-run runs "

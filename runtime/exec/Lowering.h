@@ -10,6 +10,7 @@
 #ifndef XSPMD_RUNTIME_EXEC_LOWERING_H
 #define XSPMD_RUNTIME_EXEC_LOWERING_H
 
+#include "runtime/collectives/CollectiveCall.h"
 #include "runtime/exec/Program.h"
 
 #include "mlir/IR/Operation.h"
@@ -31,7 +32,7 @@ mlir::FailureOr<OpKernel> lowerOperation(mlir::Operation *op,
                                          LoweringContext &ctx);
 
 /// True for ops whose kernel depends on the device (collectives,
-/// partition_id, axis_index).
+/// partition_id, axis_index, device_table, dispatch).
 bool isDeviceDependent(mlir::Operation *op);
 
 // Families: lowerOperation routes each op to the one that handles it; a
@@ -43,6 +44,18 @@ mlir::FailureOr<OpKernel> lowerSourceOp(mlir::Operation *op,
                                         LoweringContext &ctx);
 mlir::FailureOr<OpKernel> lowerCollectiveOp(mlir::Operation *op,
                                             LoweringContext &ctx);
+
+/// A communicating collective (not all_slice), resolved: its groups as
+/// device ids, shapes checked against the run's group size.
+mlir::FailureOr<std::shared_ptr<const CollectiveCall>>
+describeCollectiveOp(mlir::Operation *op, LoweringContext &ctx);
+
+/// The kernel that executes `call` through the device's communicator.
+OpKernel makeCollectiveKernel(std::shared_ptr<const CollectiveCall> call);
+
+/// A collective's participants as written: `@mesh["model"]`, "2 groups of 4
+/// [[0, 1, 2, 3], [4, 5, 6, 7]]" or "all devices".
+std::string describeParticipants(mlir::Operation *op);
 
 /// Reads a scalar i32/i64 tensor.
 int64_t readIndexScalar(const Tensor &t);

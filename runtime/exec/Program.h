@@ -11,18 +11,22 @@
 #ifndef XSPMD_RUNTIME_EXEC_PROGRAM_H
 #define XSPMD_RUNTIME_EXEC_PROGRAM_H
 
+#include "runtime/exec/OpWork.h"
 #include "runtime/kernels/Tensor.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace xspmd::runtime {
 
 class Communicator;
+class ExecutionObserver;
+struct CollectiveCall;
 
 /// Type and shape of a tensor value.
 struct TensorSpec {
@@ -42,6 +46,13 @@ struct DeviceContext {
   int64_t numDevices = 1;
   /// Null on a single device without peers.
   Communicator *communicator = nullptr;
+  /// Follows the run for the timing model (null: nobody watches).
+  ExecutionObserver *observer = nullptr;
+  /// Set by the executor before a collective kernel runs: when this device
+  /// issues it on the simulated timeline. The kernel sets groupStart: when
+  /// the last member of its group issued it.
+  double collectiveIssueTime = 0;
+  double collectiveGroupStart = 0;
 };
 
 /// Reads operands, writes (allocates) results. Fails only for collectives
@@ -58,6 +69,31 @@ struct Instruction {
   llvm::SmallVector<int32_t, 2> releases;
   /// "xla.add at file.mlir:3:10", for messages.
   std::string description;
+
+  // For the timing model and reports.
+  InstructionKind kind = InstructionKind::Compute;
+  /// Compute instructions: the roofline inputs (runtime/exec/OpWork.h),
+  /// and the HBM bytes left once elementwise producers are fused into their
+  /// consumers (runtime/exec/Fusion.h).
+  cost::OpWork work;
+  double fusedBytes = 0;
+  FusionRole fusion = FusionRole::None;
+  /// Collective instructions: the resolved call, shared with the kernel, and
+  /// its participants as written ("@mesh[\"model\"]", "groups [[0, 1],
+  /// [2, 3]]", "all devices").
+  std::shared_ptr<const CollectiveCall> collective;
+  std::string participants;
+  /// "xla.dot_general" and "file.mlir:3:10".
+  std::string opName, location;
+  /// Innermost xla.trace scope (Program::scopes), or -1.
+  int32_t scope = -1;
+};
+
+/// A named region of the program (`xla.trace`), nested in `parent`.
+struct TraceScope {
+  std::string name;
+  int32_t parent = -1;
+  int32_t depth = 0;
 };
 
 struct Program {
@@ -67,6 +103,17 @@ struct Program {
   std::vector<int32_t> argSlots, resultSlots;
   std::vector<std::pair<int32_t, Tensor>> constants;
   std::vector<Instruction> instructions;
+  /// Type of every slot (arguments, constants, op results).
+  std::vector<TensorSpec> slotSpecs;
+  /// What produced each slot, for reports: "argument 2", "constant",
+  /// "xla.dot_general at f.mlir:3:8".
+  std::vector<std::string> slotOrigins;
+  /// The xla.trace scopes of the program, parents before children.
+  std::vector<TraceScope> scopes;
+  /// Per argument: the result it is donated to (`xla.aliases`), or -1.
+  std::vector<int32_t> argAliases;
+  /// Size of the function as MLIR bytecode (the "compiled program size").
+  int64_t programBytes = 0;
   /// Device count the collectives were resolved for.
   int64_t numDevices = 1;
   /// Whether the program communicates or depends on its device id

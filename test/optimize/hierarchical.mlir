@@ -70,19 +70,33 @@ func.func @all_gather(%x: tensor<2x3xf32>) -> tensor<16x3xf32> {
   return %0 : tensor<16x3xf32>
 }
 
-// Must not fire: only ICI, only DCN, nothing divisible by the ICI size.
+// Must not fire: only ICI, only DCN.
 // CHECK-LABEL: func.func @no_decomposition
 // CHECK-NEXT: xla.all_reduce sum %arg0 mesh_axes = @h["fsdp"]
 // CHECK-NEXT: xla.all_reduce sum %arg0 mesh_axes = @h["data"]
-// CHECK-NEXT: xla.all_reduce sum %arg1 mesh_axes = @h["data", "fsdp"]
 // CHECK-NEXT: xla.all_gather %arg0, dim = 0 mesh_axes = @h["data"]
 // CHECK-NEXT: return
-func.func @no_decomposition(%x: tensor<8xf32>, %y: tensor<3x5xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<3x5xf32>, tensor<16xf32>) {
+func.func @no_decomposition(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<16xf32>) {
   %0 = xla.all_reduce sum %x mesh_axes = @h["fsdp"] : tensor<8xf32>
   %1 = xla.all_reduce sum %x mesh_axes = @h["data"] : tensor<8xf32>
-  %2 = xla.all_reduce sum %y mesh_axes = @h["data", "fsdp"] : tensor<3x5xf32>
   %3 = xla.all_gather %x, dim = 0 mesh_axes = @h["data"] : (tensor<8xf32>) -> tensor<16xf32>
-  return %0, %1, %2, %3 : tensor<8xf32>, tensor<8xf32>, tensor<3x5xf32>, tensor<16xf32>
+  return %0, %1, %3 : tensor<8xf32>, tensor<8xf32>, tensor<16xf32>
+}
+
+// Nothing divisible by the ICI size (4): the flattened tensor is padded to
+// a multiple of it, and the padding sliced off after the gather.
+// CHECK-LABEL: func.func @padded
+// CHECK-NEXT: %[[F:.*]] = xla.reshape %arg0 : (tensor<3x5xf32>) -> tensor<15xf32>
+// CHECK-NEXT: %[[P:.*]] = xla.pad %[[F]], low = [0], high = [1], interior = [0], value = 0.000000e+00 : (tensor<15xf32>) -> tensor<16xf32>
+// CHECK-NEXT: %[[RS:.*]] = xla.reduce_scatter sum %[[P]], dim = 0 mesh_axes = @h["fsdp"] link = ici : (tensor<16xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[AR:.*]] = xla.all_reduce sum %[[RS]] mesh_axes = @h["data"] link = dcn : tensor<4xf32>
+// CHECK-NEXT: %[[AG:.*]] = xla.all_gather %[[AR]], dim = 0 mesh_axes = @h["fsdp"] link = ici : (tensor<4xf32>) -> tensor<16xf32>
+// CHECK-NEXT: %[[S:.*]] = xla.slice %[[AG]], start = [0], limit = [15], strides = [1] : (tensor<16xf32>) -> tensor<15xf32>
+// CHECK-NEXT: %[[R:.*]] = xla.reshape %[[S]] : (tensor<15xf32>) -> tensor<3x5xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @padded(%y: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %0 = xla.all_reduce sum %y mesh_axes = @h["data", "fsdp"] : tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
 }
 
 // -----

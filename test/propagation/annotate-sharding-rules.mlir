@@ -48,7 +48,7 @@ func.func @shape(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>, %i: tensor<i32>) -> t
   %2 = xla.slice %b, start = [0, 2], limit = [4, 8], strides = [1, 2] : (tensor<4x8xf32>) -> tensor<4x3xf32>
 // CHECK: xla.dynamic_slice {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [], [])->([i, k]) {i=4, j=8, k=2} need_replication={j, k}>
   %3 = xla.dynamic_slice %b[%i, %i], sizes = [4, 2] : (tensor<4x8xf32>, tensor<i32>, tensor<i32>) -> tensor<4x2xf32>
-// CHECK: xla.dynamic_update_slice {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, k], [], [])->([i, j]) {i=4, j=8, k=2} need_replication={j, k}>
+// CHECK: xla.dynamic_update_slice {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, k], [], [])->([i, j]) {i=4, j=8, k=2} need_replication={k}>
   %4 = xla.dynamic_update_slice %b, %3[%i, %i] : (tensor<4x8xf32>, tensor<4x2xf32>, tensor<i32>, tensor<i32>) -> tensor<4x8xf32>
 // CHECK: xla.concatenate {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=16} permutation={j}>
   %5 = "xla.concatenate"(%b, %b) <{dim = 1 : i64}> : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>

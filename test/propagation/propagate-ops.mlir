@@ -85,7 +85,7 @@ func.func @vocab_parallel_embedding(%t: tensor<1024x64xf32> {xla.sharding = #xla
 // CHECK: xla.slice {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}, {"y"}]>
 // CHECK: xla.concatenate {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}, {"y"}]>
 // CHECK: xla.dynamic_slice {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>
-// CHECK: xla.dynamic_update_slice {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>
+// CHECK: xla.dynamic_update_slice {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}, {"y"}]>
 // CHECK: xla.softmax {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>
 func.func @data_movement(%a: tensor<8x16xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {"y"}]>},
                          %i: tensor<i32>) -> tensor<8x20xf32> {

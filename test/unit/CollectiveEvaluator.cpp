@@ -233,6 +233,29 @@ private:
           });
           return success();
         })
+        .Case([&](PadOp p) -> LogicalResult {
+          // Edge padding only (what the hierarchical rewrite emits).
+          if (llvm::any_of(p.getInterior(), [](int64_t i) { return i != 0; }) ||
+              llvm::any_of(p.getLow(), [](int64_t l) { return l < 0; }))
+            return fail(op, "only non-negative edge padding");
+          SmallVector<int64_t> shape = shapeOf(p);
+          double value = p.getValue().convertToDouble();
+          local(op, [&](int64_t d) {
+            const Array &a = in(op, 0, d);
+            Array out = zeros(shape);
+            for (int64_t i = 0, e = out.data.size(); i < e; ++i) {
+              SmallVector<int64_t> idx = unravel(shape, i);
+              bool inside = true;
+              for (size_t k = 0; k < idx.size(); ++k) {
+                idx[k] -= p.getLow()[k];
+                inside &= idx[k] >= 0 && idx[k] < a.shape[k];
+              }
+              out.data[i] = inside ? a.data[ravel(a.shape, idx)] : value;
+            }
+            return out;
+          });
+          return success();
+        })
         .Case([&](BroadcastInDimOp b) {
           SmallVector<int64_t> shape = shapeOf(b);
           local(op, [&](int64_t d) {

@@ -2,7 +2,8 @@
 // before the fix: [FAILED] result[0]: element at index 0 (-0.76255995) does not match the expected (-0.8228592) (1 mismatching)
 // A dynamic_update_slice whose operand was split along a dimension the
 // update covers only partly wrote the update at the global offset into every
-// device's block. Such dimensions are now replicated.
+// device's block. Each device now writes the part of the update that falls
+// in its block (passes/partition/DynamicUpdate.cpp).
 // RUN: xla-opt %s --xla-spmd-pipeline -o /dev/null
 // RUN: xla-run %s --check --seed=39 | FileCheck %s
 // RUN: xla-run %s --check --input=1x1x2x1xf32=1,2 --input=1x1x2x1xf32=10,20 --input=1x1x1x1xf32=100 --input=i32=1 | FileCheck %s --check-prefix=VALUES

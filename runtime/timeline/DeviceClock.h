@@ -1,0 +1,146 @@
+//===- DeviceClock.h - one device's simulated timeline ----------*- C++ -*-===//
+//
+// A device has a compute stream, which runs its compute ops one after
+// another in program order, and a collective queue, which runs its
+// collectives one after another in program order. Time is in seconds from
+// the start of the run.
+//
+//  * A compute op starts when the stream is free and its operands are
+//    ready, and takes its roofline time.
+//  * A collective is issued by a device at `issue`; it starts when the last
+//    member of the device's group has issued it (the group start, which the
+//    communicator or the timing-only simulator provides) and takes the cost
+//    model's time; the device waits (idle) in between.
+//  * Synchronous collectives run on the compute stream: issued when the
+//    stream reaches them and their operand is ready; the stream is blocked
+//    until they end.
+//  * Asynchronous collectives (the default) are XLA's start/done pairs with
+//    the latency-hiding scheduler's placement: the start is issued as soon as
+//    the operand is ready and the queue is free, the transfer overlaps the
+//    compute stream, and the done sits at the result's first use by a
+//    compute op (or at the end of the program): the stream stalls there
+//    only if the transfer has not finished.
+//
+// A step is one run of the program; the next step starts when the device
+// has finished the previous one (stream and queue idle). Everything is a
+// pure function of the program, the costs and the group starts, so the
+// threaded numeric run and the timing-only simulator agree exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_RUNTIME_TIMELINE_DEVICECLOCK_H
+#define XSPMD_RUNTIME_TIMELINE_DEVICECLOCK_H
+
+#include "runtime/exec/ExecutionObserver.h"
+#include "runtime/timeline/CostModel.h"
+
+#include <vector>
+
+namespace xspmd::timeline {
+
+enum class EventKind : uint8_t {
+  /// A compute op on the compute stream, [begin, end].
+  Compute,
+  /// A collective on the compute stream: issued at begin, transfer from
+  /// groupStart to end.
+  SyncCollective,
+  /// A collective on the async line: issued (start) at begin, transfer from
+  /// groupStart to end.
+  AsyncCollective,
+  /// The done of async collective `instruction` on the compute stream:
+  /// the stream waits from begin to end (end == begin: it had finished).
+  Done,
+};
+
+struct Event {
+  EventKind kind = EventKind::Compute;
+  /// Instruction of the device's program (for Done: the collective).
+  int32_t instruction = 0;
+  int32_t step = 0;
+  /// Trace scope the event belongs to (for Done: the consumer's; -1 at the
+  /// end of the program).
+  int32_t scope = -1;
+  double begin = 0, groupStart = 0, end = 0;
+
+  bool operator==(const Event &other) const;
+};
+
+struct StepSpan {
+  double begin = 0, end = 0;
+};
+
+/// Totals over all steps, in seconds.
+struct DeviceStats {
+  /// Compute ops on the compute stream.
+  double compute = 0;
+  /// Collective transfers (group start to end), sync or async.
+  double communication = 0;
+  /// Time the device computes or communicates (union of both).
+  double busy = 0;
+  /// Issued collectives waiting for the rest of their group.
+  double groupWait = 0;
+  /// Compute stream waiting at the done of an async collective.
+  double stall = 0;
+  /// Sum of the step durations.
+  double span = 0;
+
+  double dutyCycle() const { return span > 0 ? busy / span : 0; }
+};
+
+struct ClockOptions {
+  /// Collectives as async start/done pairs (false: on the compute stream).
+  bool asyncCollectives = true;
+  /// Keep every event (for traces); stats are always kept.
+  bool recordEvents = false;
+};
+
+class DeviceClock : public runtime::ExecutionObserver {
+public:
+  DeviceClock(int64_t device, const CostModel &costs, ClockOptions options);
+
+  int64_t getDevice() const { return device; }
+  const std::vector<Event> &getEvents() const { return events; }
+  const std::vector<StepSpan> &getSteps() const { return steps; }
+  const DeviceStats &getStats() const { return stats; }
+  /// The program of the last step.
+  const runtime::Program *getProgram() const { return program; }
+
+  void beginProgram(const runtime::Program &program) override;
+  void onInstruction(int32_t index) override;
+  double issueCollective(int32_t index) override;
+  void startCollective(int32_t index, double groupStart) override;
+  void endProgram() override;
+
+private:
+  struct Interval {
+    double begin, end;
+  };
+  void record(EventKind kind, int32_t instruction, int32_t scope, double begin,
+              double groupStart, double end);
+  /// The compute stream reaches the done of async collective `index`.
+  void done(int32_t index, int32_t scope);
+
+  int64_t device;
+  const CostModel &model;
+  ClockOptions options;
+  const runtime::Program *program = nullptr;
+  const ProgramCosts *costs = nullptr;
+  int32_t step = -1;
+  double stepBegin = 0, computeFree = 0, queueFree = 0, issued = 0;
+  /// Per slot: when its value is ready, and the async collective whose
+  /// done it waits for (-1: none).
+  std::vector<double> ready;
+  std::vector<int32_t> pendingDone;
+  /// Async collectives of this step whose done has not been reached, in
+  /// program order.
+  std::vector<int32_t> openCollectives;
+  std::vector<bool> isOpen;
+  std::vector<Interval> computeBusy, transfers;
+  std::vector<Event> events;
+  std::vector<StepSpan> steps;
+  DeviceStats stats;
+};
+
+} // namespace xspmd::timeline
+
+#endif // XSPMD_RUNTIME_TIMELINE_DEVICECLOCK_H

@@ -1,0 +1,60 @@
+// Verifier rules of xla.trace and xla.yield.
+
+// RUN: xla-opt %s -split-input-file -verify-diagnostics
+
+func.func @empty_name(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xla.trace' op needs a non-empty name}}
+  %r = xla.trace "" {
+    xla.yield %x : tensor<4xf32>
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xla.trace' op yields 0 value(s) of types}}
+  %r = xla.trace "t" {
+    xla.yield
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_type(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{'xla.trace' op yields 1 value(s) of types 'tensor<4xf32>' but has 1 result(s) of types 'tensor<4xf16>'}}
+  %r = xla.trace "t" {
+    xla.yield %x : tensor<4xf32>
+  } : tensor<4xf16>
+  return %r : tensor<4xf16>
+}
+
+// -----
+
+func.func @yield_outside(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'xla.yield' op expects parent op 'xla.trace'}}
+  xla.yield %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @two_blocks(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'xla.trace' op expects region #0 to have 0 or 1 blocks}}
+  "xla.trace"() <{name = "t"}> ({
+    "xla.yield"() : () -> ()
+  ^bb1:
+    "xla.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @missing_terminator(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'xla.trace' op expects a non-empty block}}
+  "xla.trace"() <{name = "t"}> ({
+  ^bb0:
+  }) : () -> ()
+  return
+}

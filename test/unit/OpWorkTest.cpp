@@ -1,0 +1,129 @@
+//===- OpWorkTest.cpp - FLOPs and bytes of compiled ops -------------------===//
+
+#include "lib/Session.h"
+
+#include "gtest/gtest.h"
+
+using namespace xspmd;
+using namespace xspmd::runtime;
+
+namespace {
+
+const char *kModule = R"mlir(
+xla.mesh @mesh = <["x"=2]>
+func.func @main(%a: tensor<4x8x16xf32>, %b: tensor<4x16x32xf32>,
+                %c: tensor<8x16xbf16>, %d: tensor<16x4xbf16>,
+                %img: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>,
+                %table: tensor<100x8xf32>, %idx: tensor<5xi32>)
+    -> (tensor<4x8x32xf32>, tensor<8xbf16>, tensor<1x6x6x16xf32>, tensor<4x8xf32>,
+        tensor<5x8xf32>, tensor<4x8x32xf32>, tensor<16x32xf32>, tensor<4x8x16xf32>) {
+  %0 = xla.dot_general %a, %b, batch = [0] x [0], contract = [2] x [1] : (tensor<4x8x16xf32>, tensor<4x16x32xf32>) -> tensor<4x8x32xf32>
+  %1 = xla.einsum "ij,jk->i" %c, %d : (tensor<8x16xbf16>, tensor<16x4xbf16>) -> tensor<8xbf16>
+  %2 = xla.convolution %img, %k, strides = [1, 1], padding = [[0, 0], [0, 0]], lhs_dilation = [1, 1], rhs_dilation = [1, 1] : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
+  %3 = xla.reduce mean %a, dims = [2] : (tensor<4x8x16xf32>) -> tensor<4x8xf32>
+  %4 = xla.gather %table, %idx : (tensor<100x8xf32>, tensor<5xi32>) -> tensor<5x8xf32>
+  %5 = xla.gelu %0 : tensor<4x8x32xf32>
+  %6 = xla.reshape %0 : (tensor<4x8x32xf32>) -> tensor<32x32xf32>
+  %7 = xla.all_slice %6, dim = 0 mesh_axes = @mesh["x"] : (tensor<32x32xf32>) -> tensor<16x32xf32>
+  %8 = xla.all_reduce sum %a mesh_axes = @mesh["x"] : tensor<4x8x16xf32>
+  return %0, %1, %2, %3, %4, %5, %7, %8 : tensor<4x8x32xf32>, tensor<8xbf16>, tensor<1x6x6x16xf32>, tensor<4x8xf32>, tensor<5x8xf32>, tensor<4x8x32xf32>, tensor<16x32xf32>, tensor<4x8x16xf32>
+}
+)mlir";
+
+TEST(OpWork, CountsOfEachFamily) {
+  llvm::Expected<std::unique_ptr<Session>> session =
+      Session::loadSource(kModule, "work.mlir");
+  ASSERT_TRUE(static_cast<bool>(session));
+  llvm::Expected<mlir::func::FuncOp> func = (*session)->resolveFunction("");
+  ASSERT_TRUE(static_cast<bool>(func));
+  llvm::Expected<const Program *> program = (*session)->getProgram(*func, 2);
+  ASSERT_TRUE(static_cast<bool>(program));
+  const std::vector<Instruction> &inst = (*program)->instructions;
+  ASSERT_EQ(inst.size(), 9u);
+
+  // dot_general: 2 B M N K = 2 x 4 x 8 x 32 x 16; reads 512 + 2048 floats,
+  // writes 1024.
+  EXPECT_EQ(inst[0].kind, InstructionKind::Compute);
+  EXPECT_EQ(inst[0].work.unit, cost::ComputeUnit::Matrix);
+  EXPECT_EQ(inst[0].work.flops, 2.0 * 4 * 8 * 32 * 16);
+  EXPECT_EQ(inst[0].work.bytes, (512 + 2048 + 1024) * 4);
+  ASSERT_TRUE(inst[0].work.matmul.has_value());
+  EXPECT_EQ(inst[0].work.matmul->batch, 4);
+  EXPECT_EQ(inst[0].work.matmul->m, 8);
+  EXPECT_EQ(inst[0].work.matmul->n, 32);
+  EXPECT_EQ(inst[0].work.matmul->k, 16);
+  // einsum ij,jk->i: k is summed within the rhs first (64 adds), then
+  // 2 x 8 x 16; bf16.
+  EXPECT_EQ(inst[1].work.flops, 2.0 * 8 * 16 + 64);
+  EXPECT_EQ(inst[1].work.type, cost::NumericType::BF16);
+  // convolution: 2 x 36 output pixels x 16 features x 27 window taps.
+  EXPECT_EQ(inst[2].work.flops, 2.0 * 36 * 16 * 27);
+  EXPECT_EQ(inst[2].work.unit, cost::ComputeUnit::Matrix);
+  // reduce mean: 512 combines + 32 divisions.
+  EXPECT_EQ(inst[3].work.flops, 512 + 32);
+  EXPECT_EQ(inst[3].work.unit, cost::ComputeUnit::Vector);
+  EXPECT_EQ(inst[3].work.bytes, (512 + 32) * 4);
+  // gather: reads 5 rows and the indices, writes 5 rows.
+  EXPECT_EQ(inst[4].work.flops, 0);
+  EXPECT_EQ(inst[4].work.bytes, 2 * 40 * 4 + 5 * 4);
+  // gelu: 8 FLOPs per element.
+  EXPECT_EQ(inst[5].work.flops, 8.0 * 1024);
+  // reshape is a view; all_slice a local copy; all_reduce a collective.
+  EXPECT_EQ(inst[6].kind, InstructionKind::View);
+  EXPECT_EQ(inst[7].kind, InstructionKind::Compute);
+  EXPECT_EQ(inst[7].work.bytes, (1024 + 512) * 4);
+  EXPECT_EQ(inst[8].kind, InstructionKind::Collective);
+  ASSERT_TRUE(inst[8].collective);
+  EXPECT_EQ(inst[8].participants, "@mesh[\"x\"]");
+  EXPECT_EQ(inst[8].opName, "xla.all_reduce");
+  EXPECT_EQ(inst[8].location, "work.mlir:17:8");
+}
+
+} // namespace
+
+namespace {
+
+const char *kFusionModule = R"mlir(
+func.func @main(%a: tensor<64x32xf32>, %w: tensor<32x32xf32>) -> (tensor<64xf32>, tensor<64x32xf32>, tensor<64x32xf32>) {
+  %e = xla.exp %a : tensor<64x32xf32>
+  %m = xla.mul %e, %a : tensor<64x32xf32>
+  %v = xla.reshape %m : (tensor<64x32xf32>) -> tensor<2048xf32>
+  %v2 = xla.reshape %v : (tensor<2048xf32>) -> tensor<64x32xf32>
+  %r = xla.reduce sum %v2, dims = [1] : (tensor<64x32xf32>) -> tensor<64xf32>
+  %t = xla.tanh %a : tensor<64x32xf32>
+  %d = xla.matmul %t, %w : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %n = xla.neg %a : tensor<64x32xf32>
+  return %r, %d, %n : tensor<64xf32>, tensor<64x32xf32>, tensor<64x32xf32>
+}
+)mlir";
+
+TEST(OpWork, ElementwiseChainsFuse) {
+  llvm::Expected<std::unique_ptr<Session>> session =
+      Session::loadSource(kFusionModule, "fusion.mlir");
+  ASSERT_TRUE(static_cast<bool>(session));
+  llvm::Expected<mlir::func::FuncOp> func = (*session)->resolveFunction("");
+  ASSERT_TRUE(static_cast<bool>(func));
+  llvm::Expected<const Program *> program = (*session)->getProgram(*func, 1);
+  ASSERT_TRUE(static_cast<bool>(program));
+  const std::vector<Instruction> &inst = (*program)->instructions;
+  ASSERT_EQ(inst.size(), 8u);
+  const double tile = 64 * 32 * 4; // one 64x32 f32 tensor
+  // exp reads a; its result goes to mul only: fused, not written.
+  EXPECT_EQ(inst[0].work.bytes, 2 * tile);
+  EXPECT_EQ(inst[0].fusedBytes, tile);
+  // mul reads e (fused) and a; its result reaches the reduce through two
+  // views: fused too.
+  EXPECT_EQ(inst[1].work.bytes, 3 * tile);
+  EXPECT_EQ(inst[1].fusedBytes, tile);
+  EXPECT_EQ(inst[2].kind, InstructionKind::View);
+  // The reduce reads nothing from HBM but writes its 64 floats.
+  EXPECT_EQ(inst[4].work.bytes, tile + 64 * 4);
+  EXPECT_EQ(inst[4].fusedBytes, 64 * 4);
+  // tanh feeds a matmul, which does not fuse: written and read.
+  EXPECT_EQ(inst[5].fusedBytes, inst[5].work.bytes);
+  EXPECT_EQ(inst[6].fusedBytes, inst[6].work.bytes);
+  // neg is returned: written.
+  EXPECT_EQ(inst[7].fusedBytes, 2 * tile);
+}
+
+} // namespace
