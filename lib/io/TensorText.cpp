@@ -52,7 +52,7 @@ static llvm::Error parseValue(StringRef token, Tensor &out, int64_t index) {
   uint8_t *dst = out.data<uint8_t>() + index * width;
   std::string s = token.str();
   if (isFloat(type)) {
-    StringRef lower = token.lower();
+    std::string lower = token.lower();
     double v;
     if (lower == "nan" || lower == "+nan" || lower == "-nan")
       v = std::numeric_limits<double>::quiet_NaN();

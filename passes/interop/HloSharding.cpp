@@ -480,16 +480,18 @@ importHloSharding(StringRef text, MeshAttr mesh, FlatSymbolRefAttr meshRef,
       ArrayRef<int64_t>(parsed.tileDims).take_front(dataDims));
   SmallVector<int64_t> shape = meshShape(mesh);
   std::optional<Spec> found;
-  SpecSearch search{counts, shape,
-                    [&](const Spec &spec) {
-                      int64_t group = 1;
-                      tileDims(spec, shape, group);
-                      if (tileDevices(spec, mesh, group) != expected)
-                        return false;
-                      found = spec;
-                      return true;
-                    },
-                    Spec(rank), SmallVector<bool>(shape.size(), false)};
+  // A named lambda: SpecSearch holds a function_ref, which must not outlive
+  // what it refers to (a temporary would die with the initializer).
+  auto matchesDevices = [&](const Spec &spec) {
+    int64_t group = 1;
+    tileDims(spec, shape, group);
+    if (tileDevices(spec, mesh, group) != expected)
+      return false;
+    found = spec;
+    return true;
+  };
+  SpecSearch search{counts, shape, matchesDevices, Spec(rank),
+                    SmallVector<bool>(shape.size(), false)};
   if (product(counts) * groupSize == mesh.getNumDevices() && search.dim(0))
     return makeSharding(*found);
   return emitError() << "no partition spec over mesh " << meshRef
