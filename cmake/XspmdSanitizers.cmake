@@ -9,6 +9,9 @@
 # project links against). LLVM and MLIR come uninstrumented from Debian: ASan
 # still sees every allocation (its allocator replaces malloc and operator new
 # process-wide) but not the accesses made inside libMLIR.so / libLLVM.so.
+# What a project linking the installed libraries must link with too
+# (XspmdConfig.cmake adds it to the imported targets).
+set(XSPMD_INSTRUMENTATION_LINK_OPTIONS "")
 if(NOT XSPMD_SANITIZE AND NOT XSPMD_FUZZER)
   return()
 endif()
@@ -30,6 +33,7 @@ if(XSPMD_SANITIZE)
     -gline-tables-only)
   add_compile_options(${XSPMD_SANITIZER_FLAGS})
   add_link_options(-fsanitize=address,undefined)
+  list(APPEND XSPMD_INSTRUMENTATION_LINK_OPTIONS -fsanitize=address,undefined)
   # The lit and unit tests run the sanitized binaries with these options
   # (test/lit.cfg.py passes them to lit, test/unit/CMakeLists.txt to ctest).
   # allow_user_poisoning=0: llvm::BumpPtrAllocator poisons its slabs from
@@ -48,4 +52,5 @@ if(XSPMD_FUZZER)
   # Coverage instrumentation for libFuzzer's guidance in every library of the
   # project; only the fuzzer executables link libFuzzer itself.
   add_compile_options(-fsanitize=fuzzer-no-link)
+  list(APPEND XSPMD_INSTRUMENTATION_LINK_OPTIONS -fsanitize=fuzzer-no-link)
 endif()

@@ -1,6 +1,7 @@
 # ctest driver: install xspmd into a scratch prefix, configure and build the
 # consumer project against it, run it and check its output.
 #   -DXSPMD_BINARY_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
+#   -DCONSUMER_CXX_COMPILER=... (the compiler xspmd was built with)
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(
   COMMAND ${CMAKE_COMMAND} --install ${XSPMD_BINARY_DIR} --prefix ${WORK_DIR}/prefix
@@ -11,6 +12,7 @@ endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -G Ninja -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build
           -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
+          -DCMAKE_CXX_COMPILER=${CONSUMER_CXX_COMPILER}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 if(rc)
   message(FATAL_ERROR "configuring the consumer failed:\n${out}")
