@@ -208,7 +208,9 @@ def main():
                     for p in inputs.values():
                         os.remove(p)
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w", newline="") as f:
+    # Written whole or not at all: a temporary file renamed over the old one.
+    tmp = args.output + ".tmp"
+    with open(tmp, "w", newline="") as f:
         f.write(f"# host {platform.node()}, {os.cpu_count()} cpus, "
                 f"load average {os.getloadavg()[0]:.2f} at the end; "
                 f"{args.reps} runs per tool ({args.reps_large} from 50k "
@@ -216,6 +218,7 @@ def main():
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
+    os.replace(tmp, args.output)
     print(f"wrote {args.output}")
     print("ratios (upstream median / xspmd median):")
     for model, strategy, ops, ratio in ratios:
