@@ -41,6 +41,19 @@ class Shrinker:
         self.seen = set()
         self.log = log or (lambda msg: None)
 
+    def fails_alike(self, case):
+        """The outcome of a candidate not tried before when it fails the way
+        the original did, else None."""
+        text = case.text()
+        if text in self.seen:
+            return None
+        self.seen.add(text)
+        self.runs += 1
+        outcome = self.tools.check(text, self.seed)
+        if outcome.ok or outcome.signature() != self.target:
+            return None
+        return outcome
+
     def exhausted(self):
         return time.time() > self.deadline or self.runs >= self.max_runs
 
@@ -51,13 +64,8 @@ class Shrinker:
             record.pop()
         if not shortlex(record, self.best):
             return False
-        text = case.text()
-        if text in self.seen:
-            return False
-        self.seen.add(text)
-        self.runs += 1
-        outcome = self.tools.check(text, self.seed)
-        if outcome.ok or outcome.signature() != self.target:
+        outcome = self.fails_alike(case)
+        if outcome is None:
             return False
         self.best, self.case, self.outcome = record, case, outcome
         self.log(f"  shrunk to {case.num_ops} ops, {len(record)} choices")
@@ -104,13 +112,8 @@ class Shrinker:
 
     # ---- IR reductions ---------------------------------------------------
     def try_case(self, case):
-        text = case.text()
-        if text in self.seen:
-            return False
-        self.seen.add(text)
-        self.runs += 1
-        outcome = self.tools.check(text, self.seed)
-        if outcome.ok or outcome.signature() != self.target:
+        outcome = self.fails_alike(case)
+        if outcome is None:
             return False
         self.case, self.outcome = case, outcome
         self.log(f"  shrunk to {case.num_ops} ops (IR)")
