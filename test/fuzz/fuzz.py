@@ -39,7 +39,12 @@ def init_worker(bin_dir, timeout, roundtrip):
 
 
 def run_case(seed):
-    case, choices = gen.from_seed(seed)
+    try:
+        case, choices = gen.from_seed(seed)
+    except Exception as e:  # A bug of the generator: report it, go on.
+        detail = f"{type(e).__name__}: {e}".splitlines()[0]
+        return (seed, [], "generator-error", detail, collections.Counter(),
+                collections.Counter(), 0)
     text = case.text()
     outcome = TOOLS.check(text, seed)
     ops = collections.Counter(re.findall(r"= xla\.(\w+)", text))
@@ -138,6 +143,8 @@ def main():
         tools = Tools(args.bin_dir, args.timeout, args.roundtrip)
         from xla_fuzz.runner import Outcome
         for seed, choices, status, detail, num_ops in sorted(failures):
+            if status == "generator-error":
+                continue  # no program to shrink
             print(f"shrinking seed {seed} ({num_ops} ops)", flush=True)
             shrinker = Shrinker(tools, seed, choices, Outcome(status, detail),
                                 budget_s=args.shrink_seconds,

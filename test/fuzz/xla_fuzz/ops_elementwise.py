@@ -124,7 +124,9 @@ class ElementwiseOps:
         elif name == "div":
             d = dict(mag=a.mag / b.lo, typ=a.typ / max(b.typ, b.lo),
                      lo=a.lo / b.mag if math.isfinite(b.mag) else 0.0,
-                     err=a.err / b.lo + a.mag * b.err / b.lo**2)
+                     # Divide twice: b.lo**2 underflows to 0 for tiny b.lo.
+                     err=a.err / b.lo + (a.mag * b.err / b.lo / b.lo
+                                         if b.err else 0.0))
         elif name in ("max", "min"):
             d = dict(mag=max(a.mag, b.mag), typ=max(a.typ, b.typ),
                      err=max(a.err, b.err))
