@@ -105,25 +105,53 @@ std::vector<Group> formGroups(Block &block, int64_t threshold) {
   return groups;
 }
 
-/// The ops between the first and the last member of `group` that depend on
-/// a member, in block order.
+/// Sorts the members of `group` into block order, drops the members that
+/// now depend on an earlier one, and collects the ops between the first and
+/// the last remaining member that depend on a member, in block order.
+///
+/// Members were independent when the groups formed, but combining an
+/// earlier group makes everything that used one of its members depend on all
+/// of them: with x1 -> y2 and y1 -> x2, combining {x1, x2} makes y2 depend on
+/// y1, so {y1, y2} must not combine (found by differential fuzzing:
+/// test/fuzz/regressions/seed-8036.mlir). Combining also moves the ops that
+/// depend on a group, members of later groups among them, so the members'
+/// order is read again.
 void collectDependents(Group &group) {
-  llvm::DenseSet<Operation *> reached;
+  llvm::stable_sort(group.members, [](AllReduceOp a, AllReduceOp b) {
+    return a->isBeforeInBlock(b);
+  });
+  llvm::DenseSet<Operation *> members, reached;
   for (AllReduceOp m : group.members)
-    reached.insert(m);
-  Operation *last = group.members.back();
-  for (Operation *op = group.members.front()->getNextNode(); op != last;
-       op = op->getNextNode())
-    if (!reached.contains(op) && usesAny(op, reached)) {
-      group.dependents.push_back(op);
+    members.insert(m);
+  SmallVector<AllReduceOp> kept{group.members.front()};
+  reached.insert(group.members.front());
+  // Dependents with the number of kept members before them: those after the
+  // last kept member stay where they are.
+  SmallVector<std::pair<Operation *, size_t>> dependents;
+  Operation *end = group.members.back()->getNextNode();
+  for (Operation *op = group.members.front()->getNextNode(); op != end;
+       op = op->getNextNode()) {
+    bool dependent = usesAny(op, reached);
+    if (members.contains(op) && !dependent)
+      kept.push_back(cast<AllReduceOp>(op));
+    else if (dependent)
+      dependents.push_back({op, kept.size()});
+    if (dependent || members.contains(op))
       reached.insert(op);
-    }
+  }
+  group.members = std::move(kept);
+  for (auto [op, keptBefore] : dependents)
+    if (keptBefore < group.members.size())
+      group.dependents.push_back(op);
 }
 
-/// Replaces the members of `group` by one all_reduce; returns it.
+/// Replaces the members of `group` by one all_reduce; returns it, or null
+/// when fewer than two members remain combinable.
 AllReduceOp combine(Group &group) {
-  AllReduceOp last = group.members.back();
   collectDependents(group);
+  if (group.members.size() < 2)
+    return nullptr;
+  AllReduceOp last = group.members.back();
   SmallVector<Operation *> toMove = group.dependents;
 
   SmallVector<Location> locs;
@@ -172,8 +200,8 @@ void combineInBlock(Block &block, RewriteConfig &config) {
   for (Group &group : formGroups(block, config.combineThresholdBytes)) {
     if (group.members.size() < 2)
       continue;
-    config.fired(Rewrite::AllReduceCombiner, group.members.size());
-    combine(group);
+    if (combine(group))
+      config.fired(Rewrite::AllReduceCombiner, group.members.size());
   }
 }
 

@@ -59,3 +59,29 @@ func.func @not_combined(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>)
   %6 = xla.all_reduce min %a mesh_axes = @mesh["model"] scale = 2.0 : tensor<4xf32>
   return %2, %3, %4, %5, %6 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>
 }
+
+// -----
+
+xla.mesh @mesh = <["data"=4, "model"=2]>
+
+// Groups that cross: "data" x2 needs "model" y1, "model" y2 needs "data" x1.
+// Combining {x1, x2} makes y2 depend on y1 through the combined all_reduce,
+// so {y1, y2} must then stay apart (combining them too made a cycle: found
+// by differential fuzzing, test/fuzz/regressions/seed-8036.mlir).
+// CHECK-LABEL: func.func @crossing_groups
+// CHECK: %[[Y1:.*]] = xla.all_reduce sum %{{.*}} mesh_axes = @mesh["model"] : tensor<4xf32>
+// CHECK: %[[T:.*]] = xla.tanh %[[Y1]]
+// CHECK: %[[J:.*]] = xla.concatenate
+// CHECK: %[[X:.*]] = xla.all_reduce sum %[[J]] mesh_axes = @mesh["data"] : tensor<8xf32>
+// CHECK: xla.all_reduce sum %{{.*}} mesh_axes = @mesh["model"] : tensor<4xf32>
+// CHECK-NOT: xla.concatenate
+func.func @crossing_groups(%a: tensor<4xf32>, %b: tensor<4xf32>)
+    -> (tensor<4xf32>, tensor<4xf32>) {
+  %x1 = xla.all_reduce sum %a mesh_axes = @mesh["data"] : tensor<4xf32>
+  %y1 = xla.all_reduce sum %b mesh_axes = @mesh["model"] : tensor<4xf32>
+  %t = xla.tanh %y1 : tensor<4xf32>
+  %x2 = xla.all_reduce sum %t mesh_axes = @mesh["data"] : tensor<4xf32>
+  %u = xla.tanh %x1 : tensor<4xf32>
+  %y2 = xla.all_reduce sum %u mesh_axes = @mesh["model"] : tensor<4xf32>
+  return %x2, %y2 : tensor<4xf32>, tensor<4xf32>
+}
