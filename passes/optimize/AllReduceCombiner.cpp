@@ -115,11 +115,15 @@ std::vector<Group> formGroups(Block &block, int64_t threshold) {
 /// y1, so {y1, y2} must not combine (found by differential fuzzing:
 /// test/fuzz/regressions/seed-8036.mlir). Combining also moves the ops that
 /// depend on a group, members of later groups among them, so the members'
-/// order is read again.
-void collectDependents(Group &group) {
-  llvm::stable_sort(group.members, [](AllReduceOp a, AllReduceOp b) {
-    return a->isBeforeInBlock(b);
-  });
+/// order is read again when one of them was `moved` (only then: each move
+/// invalidates the block's op order, and reading it again costs a pass over
+/// the block).
+void collectDependents(Group &group, const llvm::DenseSet<Operation *> &moved) {
+  if (llvm::any_of(group.members,
+                   [&](AllReduceOp m) { return moved.contains(m); }))
+    llvm::stable_sort(group.members, [](AllReduceOp a, AllReduceOp b) {
+      return a->isBeforeInBlock(b);
+    });
   llvm::DenseSet<Operation *> members, reached;
   for (AllReduceOp m : group.members)
     members.insert(m);
@@ -147,8 +151,8 @@ void collectDependents(Group &group) {
 
 /// Replaces the members of `group` by one all_reduce; returns it, or null
 /// when fewer than two members remain combinable.
-AllReduceOp combine(Group &group) {
-  collectDependents(group);
+AllReduceOp combine(Group &group, llvm::DenseSet<Operation *> &moved) {
+  collectDependents(group, moved);
   if (group.members.size() < 2)
     return nullptr;
   AllReduceOp last = group.members.back();
@@ -189,6 +193,7 @@ AllReduceOp combine(Group &group) {
                           : b.getInsertionPoint()->getPrevNode();
   for (Operation *op : toMove) {
     op->moveAfter(cursor);
+    moved.insert(op);
     cursor = op;
   }
   for (AllReduceOp m : llvm::reverse(group.members))
@@ -197,10 +202,11 @@ AllReduceOp combine(Group &group) {
 }
 
 void combineInBlock(Block &block, RewriteConfig &config) {
+  llvm::DenseSet<Operation *> moved;
   for (Group &group : formGroups(block, config.combineThresholdBytes)) {
     if (group.members.size() < 2)
       continue;
-    if (combine(group))
+    if (combine(group, moved))
       config.fired(Rewrite::AllReduceCombiner, group.members.size());
   }
 }
