@@ -7,6 +7,14 @@ from .program import (FLOATS, IMAX, LIMIT, NUMERIC, UNIT, Skip, is_float,
                       numel)
 
 
+def pow_or_inf(x, n):
+    """x**n, or inf where Python's float power raises OverflowError."""
+    try:
+        return x**n
+    except OverflowError:
+        return math.inf
+
+
 class ComputeOps:
     def contraction_bounds(self, a, b, k, shards=1):
         if not is_float(a.dtype):
@@ -133,7 +141,7 @@ class ComputeOps:
         n = numel([v.shape[d] for d in dims])
         shape = [d for i, d in enumerate(v.shape) if i not in dims]
         if not is_float(v.dtype):
-            m = v.mag * n if kind == "sum" else v.mag**max(n, 1) \
+            m = v.mag * n if kind == "sum" else pow_or_inf(v.mag, max(n, 1)) \
                 if kind == "prod" else v.mag
             b = dict(mag=min(m, IMAX[v.dtype]), typ=min(m, IMAX[v.dtype]))
         elif kind in ("max", "min"):
