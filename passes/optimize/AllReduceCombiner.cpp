@@ -135,13 +135,15 @@ void collectDependents(Group &group, const llvm::DenseSet<Operation *> &moved) {
   Operation *end = group.members.back()->getNextNode();
   for (Operation *op = group.members.front()->getNextNode(); op != end;
        op = op->getNextNode()) {
+    bool member = members.contains(op);
     bool dependent = usesAny(op, reached);
-    if (members.contains(op) && !dependent)
-      kept.push_back(cast<AllReduceOp>(op));
-    else if (dependent)
+    if (!member && !dependent)
+      continue;
+    reached.insert(op);
+    if (dependent)
       dependents.push_back({op, kept.size()});
-    if (dependent || members.contains(op))
-      reached.insert(op);
+    else
+      kept.push_back(cast<AllReduceOp>(op));
   }
   group.members = std::move(kept);
   for (auto [op, keptBefore] : dependents)
@@ -156,7 +158,6 @@ AllReduceOp combine(Group &group, llvm::DenseSet<Operation *> &moved) {
   if (group.members.size() < 2)
     return nullptr;
   AllReduceOp last = group.members.back();
-  SmallVector<Operation *> toMove = group.dependents;
 
   SmallVector<Location> locs;
   for (AllReduceOp m : group.members)
@@ -191,7 +192,7 @@ AllReduceOp combine(Group &group, llvm::DenseSet<Operation *> &moved) {
   Operation *cursor = b.getInsertionPoint() == b.getBlock()->end()
                           ? &b.getBlock()->back()
                           : b.getInsertionPoint()->getPrevNode();
-  for (Operation *op : toMove) {
+  for (Operation *op : group.dependents) {
     op->moveAfter(cursor);
     moved.insert(op);
     cursor = op;
