@@ -61,6 +61,9 @@ std::vector<Group> formGroups(Block &block, int64_t threshold) {
   std::vector<Group> groups;
   SmallVector<int64_t> groupBytes;
   SmallVector<bool> open;
+  // Indices of the open groups, ascending: closed groups are never visited
+  // again, so a block of many all_reduces does not scan every group it made.
+  SmallVector<unsigned> openGroups;
   llvm::DenseMap<Operation *, SmallVector<unsigned, 2>> deps;
   for (Operation &op : block) {
     SmallVector<unsigned, 2> mine;
@@ -80,19 +83,25 @@ std::vector<Group> formGroups(Block &block, int64_t threshold) {
     if (auto ar = dyn_cast<AllReduceOp>(op)) {
       int64_t bytes = numBytes(ar.getType());
       std::optional<unsigned> target;
-      for (unsigned g = 0; g < groups.size(); ++g) {
-        if (!open[g] || !sameKey(groups[g].members.front(), ar))
+      bool closed = false;
+      for (unsigned g : openGroups) {
+        if (!sameKey(groups[g].members.front(), ar))
           continue;
-        if (llvm::is_contained(mine, g) || groupBytes[g] + bytes > threshold)
+        if (llvm::is_contained(mine, g) || groupBytes[g] + bytes > threshold) {
           open[g] = false; // closes: this op must come after its result
-        else
+          closed = true;
+        } else {
           target = g;
+        }
       }
+      if (closed)
+        llvm::erase_if(openGroups, [&](unsigned g) { return !open[g]; });
       if (!target) {
         target = groups.size();
         groups.emplace_back();
         groupBytes.push_back(0);
         open.push_back(true);
+        openGroups.push_back(*target);
       }
       groups[*target].members.push_back(ar);
       groupBytes[*target] += bytes;
