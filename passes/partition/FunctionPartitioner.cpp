@@ -392,6 +392,10 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
       assignment = std::move(candidate);
       windows = std::move(candidateWindows);
     }
+    // Costs are never negative and ties keep the earlier candidate, so no
+    // later one can replace a free assignment (most ops need no reshard).
+    if (bestCost == 0)
+      break;
   }
 
   SmallVector<Value> operands;
