@@ -107,7 +107,7 @@ void FunctionPropagation::explain(raw_ostream &os) {
 
   for (const ConflictRecord &conflict : conflicts) {
     const OpRecord &record = records[conflict.record];
-    const OpShardingRule &rule = record.rule;
+    const OpShardingRule &rule = *record.rule;
     os << "  conflict at " << describeOp(record.op) << ": ";
     if (conflict.axis) {
       os << "axis \"" << conflict.axis.getValue() << "\" wanted by factors";

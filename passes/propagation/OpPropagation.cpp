@@ -62,7 +62,7 @@ public:
 
   /// Target sharding of tensor `k` when factors carry `factorAxes`.
   AxisSharding target(int32_t k, ArrayRef<AxisList> factorAxes) const {
-    const OpShardingRule &rule = record.rule;
+    const OpShardingRule &rule = *record.rule;
     AxisSharding s;
     for (const DimFactors &dim : rule.getTensor(k))
       s.dims.push_back(composeDim(dim, factorAxes, rule.factorSizes, mesh));
@@ -72,7 +72,7 @@ public:
   /// Axes of the reduction factors, in factor order.
   AxisList reductionAxes(ArrayRef<AxisList> factorAxes) const {
     AxisList axes;
-    for (auto [f, kind] : llvm::enumerate(record.rule.factorKinds))
+    for (auto [f, kind] : llvm::enumerate(record.rule->factorKinds))
       if (kind == FactorKind::reduction)
         llvm::append_range(axes, factorAxes[f]);
     return axes;
@@ -123,7 +123,7 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
                                     int64_t round,
                                     SmallVectorImpl<int32_t> &changed) {
   const OpRecord &record = records[recordIndex];
-  const OpShardingRule &rule = record.rule;
+  const OpShardingRule &rule = *record.rule;
   int32_t numTensors = record.tensors.size();
   int64_t numFactors = rule.getNumFactors();
   if (numFactors == 0)

@@ -172,9 +172,7 @@ LogicalResult FunctionPropagation::initialize() {
   });
   if (walked.wasInterrupted())
     return failure();
-  // One record per annotated op and per returned value; reserving them keeps
-  // the vector from copying every rule when it grows (OpRecord's move
-  // constructor is not noexcept).
+  // One record per annotated op and per returned value.
   records.reserve(annotatedOps.size() + func.getNumResults());
   auto addRecord = [&](OpRecord record) {
     int32_t index = records.size();
@@ -188,10 +186,11 @@ LogicalResult FunctionPropagation::initialize() {
       return;
     if (isa<func::ReturnOp>(op) && op->getParentOp() == func) {
       for (auto [i, value] : llvm::enumerate(op->getOperands())) {
-        OpRecord record{op,
-                        returnRule(value.getType()),
-                        {stateOf.lookup(value), resultStates[i]},
-                        1};
+        std::unique_ptr<OpShardingRule> &rule = returnRules[value.getType()];
+        if (!rule)
+          rule = std::make_unique<OpShardingRule>(returnRule(value.getType()));
+        OpRecord record{
+            op, rule.get(), {stateOf.lookup(value), resultStates[i]}, 1};
         addRecord(std::move(record));
       }
       return;
@@ -199,7 +198,7 @@ LogicalResult FunctionPropagation::initialize() {
     const OpShardingRule *rule = rules.lookup(op);
     if (!rule)
       return;
-    OpRecord record{op, *rule, {}, 0};
+    OpRecord record{op, rule, {}, 0};
     for (Value operand : op->getOperands())
       record.tensors.push_back(stateOf.lookup(operand));
     record.numOperands = record.tensors.size();
@@ -225,7 +224,7 @@ void FunctionPropagation::propagate() {
   std::vector<bool> passThrough;
   passThrough.reserve(records.size());
   for (const OpRecord &record : records)
-    passThrough.push_back(record.rule.isPassThroughOnly());
+    passThrough.push_back(record.rule->isPassThroughOnly());
   std::deque<int32_t> queue;
   std::vector<bool> queued(records.size(), false);
   SmallVector<int32_t> changed;

@@ -73,7 +73,9 @@ struct ValueState {
 /// An op (or the function's return) with the rule propagation follows.
 struct OpRecord {
   mlir::Operation *op;
-  xla::OpShardingRule rule;
+  /// Owned by the function's rule cache (or its return rules): ops of one
+  /// kind share a rule.
+  const xla::OpShardingRule *rule;
   /// State index of each rule tensor (operands, then results).
   llvm::SmallVector<int32_t, 4> tensors;
   /// Index of the first result in `tensors`.
@@ -150,6 +152,8 @@ private:
   llvm::SmallVector<mlir::Operation *> annotatedOps;
   /// Sharding rules, computed once per kind of op.
   xla::ShardingRuleCache rules;
+  /// Identity rules between returned values and results, one per type.
+  llvm::DenseMap<mlir::Type, std::unique_ptr<xla::OpShardingRule>> returnRules;
 
   llvm::DenseMap<mlir::Attribute, std::unique_ptr<MeshAxes>> meshes;
   mlir::FlatSymbolRefAttr firstUserMesh;
