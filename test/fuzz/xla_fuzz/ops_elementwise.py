@@ -54,7 +54,9 @@ class ElementwiseOps:
                 raise Skip()
             b = dict(mag=1 / math.sqrt(v.lo), typ=1 / math.sqrt(v.typ),
                      lo=1 / math.sqrt(v.mag) if math.isfinite(v.mag) else 0.0,
-                     err=v.err / (2 * v.lo**1.5))
+                     # Not v.lo**1.5: it underflows to 0 for tiny v.lo
+                     # (seed 56180).
+                     err=v.err / (2 * v.lo) / math.sqrt(v.lo))
         elif name == "tanh":
             b = dict(mag=min(v.mag, 1.0), typ=min(v.typ, 0.76), err=v.err,
                      lo=math.tanh(v.lo))
