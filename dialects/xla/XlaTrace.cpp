@@ -55,7 +55,7 @@ SmallVector<StringRef> getTraceScopes(Location loc) {
   return scopes;
 }
 
-void inlineTraceOps(Operation *root) {
+size_t inlineTraceOps(Operation *root) {
   SmallVector<TraceOp> traces;
   // Post-order: inner traces are inlined into their parent's body first, so
   // the parent then wraps their (already scoped) locations once more.
@@ -72,6 +72,7 @@ void inlineTraceOps(Operation *root) {
                                               body.getOperations());
     trace.erase();
   }
+  return traces.size();
 }
 
 } // namespace xspmd::xla

@@ -35,8 +35,9 @@ mlir::Location addTraceScope(mlir::Location loc, llvm::StringRef name);
 llvm::SmallVector<llvm::StringRef> getTraceScopes(mlir::Location loc);
 
 /// Inlines every xla.trace nested in `root` (inner ones first), recording
-/// each trace's name in the locations of the ops of its body.
-void inlineTraceOps(mlir::Operation *root);
+/// each trace's name in the locations of the ops of its body. Returns how
+/// many traces were inlined.
+size_t inlineTraceOps(mlir::Operation *root);
 
 } // namespace xspmd::xla
 

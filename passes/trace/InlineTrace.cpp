@@ -11,7 +11,12 @@ namespace xspmd {
 namespace {
 
 struct InlineTracePass : xspmd::impl::XlaInlineTracePassBase<InlineTracePass> {
-  void runOnOperation() override { xspmd::xla::inlineTraceOps(getOperation()); }
+  void runOnOperation() override {
+    // Untouched IR need not be verified again (the pass manager skips the
+    // verifier when all analyses are preserved).
+    if (xspmd::xla::inlineTraceOps(getOperation()) == 0)
+      markAllAnalysesPreserved();
+  }
 };
 
 } // namespace
