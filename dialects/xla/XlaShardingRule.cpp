@@ -146,6 +146,19 @@ int64_t OpShardingRuleBuilder::addFactor(ArrayRef<int64_t> operandDims,
   return f;
 }
 
+int64_t OpShardingRuleBuilder::addWindowedFactor(ArrayRef<int64_t> operandDims,
+                                                 ArrayRef<int64_t> resultDims,
+                                                 int64_t size) {
+  int64_t f = addFactor(operandDims, resultDims, size, FactorKind::permutation);
+  if (f >= 0)
+    return f;
+  for (auto [i, dim] : llvm::enumerate(operandDims))
+    if (dim >= 0)
+      mapOperand(i, dim,
+                 addFactor(operandShapes[i][dim], FactorKind::needReplication));
+  return f;
+}
+
 void OpShardingRuleBuilder::mapOperand(int64_t operand, int64_t dim,
                                        int64_t f) {
   if (f >= 0)

@@ -119,6 +119,13 @@ public:
   int64_t addFactor(llvm::ArrayRef<int64_t> operandDims,
                     llvm::ArrayRef<int64_t> resultDims, int64_t size,
                     FactorKind kind = FactorKind::passThrough);
+  /// A permutation factor of `size` shared like addFactor's: the elements of
+  /// the dimensions move between shards (slice, pad, window). When `size` is
+  /// 1 there is no factor, so each operand dimension of a larger size gets a
+  /// need-replication factor of its own: the rule still accounts for every
+  /// dimension's size.
+  int64_t addWindowedFactor(llvm::ArrayRef<int64_t> operandDims,
+                            llvm::ArrayRef<int64_t> resultDims, int64_t size);
   /// Appends existing factor `f` to a dimension (no-op when `f` is -1).
   void mapOperand(int64_t operand, int64_t dim, int64_t f);
   void mapResult(int64_t result, int64_t dim, int64_t f);

@@ -77,8 +77,11 @@ OpShardingRule rule(SliceOp op) {
   for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
     bool whole = op.getStart()[d] == 0 && op.getLimit()[d] == in[d] &&
                  op.getStrides()[d] == 1;
-    b.addFactor({static_cast<int64_t>(d)}, {static_cast<int64_t>(d)}, size,
-                whole ? Kind::passThrough : Kind::permutation);
+    int64_t dim = d;
+    if (whole)
+      b.addFactor({dim}, {dim}, size);
+    else
+      b.addWindowedFactor({dim}, {dim}, size);
   }
   return b.build();
 }
@@ -125,10 +128,11 @@ OpShardingRule rule(ConcatenateOp op) {
   int64_t numInputs = op.getInputs().size();
   for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
     SmallVector<int64_t> operandDims(numInputs, d);
-    b.addFactor(operandDims, {static_cast<int64_t>(d)}, size,
-                static_cast<int64_t>(d) == static_cast<int64_t>(op.getDim())
-                    ? Kind::permutation
-                    : Kind::passThrough);
+    int64_t dim = d;
+    if (dim == static_cast<int64_t>(op.getDim()))
+      b.addWindowedFactor(operandDims, {dim}, size);
+    else
+      b.addFactor(operandDims, {dim}, size);
   }
   return b.build();
 }
@@ -140,8 +144,11 @@ OpShardingRule rule(PadOp op) {
   for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
     bool padded =
         op.getLow()[d] != 0 || op.getHigh()[d] != 0 || op.getInterior()[d] != 0;
-    b.addFactor({static_cast<int64_t>(d)}, {static_cast<int64_t>(d)}, size,
-                padded ? Kind::permutation : Kind::passThrough);
+    int64_t dim = d;
+    if (padded)
+      b.addWindowedFactor({dim}, {dim}, size);
+    else
+      b.addFactor({dim}, {dim}, size);
   }
   return b.build();
 }
@@ -252,7 +259,7 @@ OpShardingRule rule(ConvolutionOp op) {
   int64_t rank = in.size(), spatial = rank - 2;
   b.addFactor({0, -1}, {0}, in[0]);
   for (int64_t s = 0; s < spatial; ++s) {
-    b.addFactor({1 + s, -1}, {1 + s}, out[1 + s], Kind::permutation);
+    b.addWindowedFactor({1 + s, -1}, {1 + s}, out[1 + s]);
     b.mapOperand(1, s, b.addFactor(kernel[s], Kind::needReplication));
   }
   int64_t groups = op.getFeatureGroups();

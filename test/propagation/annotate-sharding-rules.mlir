@@ -56,6 +56,19 @@ func.func @shape(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>, %i: tensor<i32>) -> t
   %6 = xla.pad %b, low = [0, 1], high = [0, 1], interior = [0, 0], value = 0.0 : (tensor<4x8xf32>) -> tensor<4x10xf32>
   return %4 : tensor<4x8xf32>
 }
+// A windowed dimension cut down to size 1 has no factor of its own (a size-1
+// dimension is never split); its operand side must be replicated instead.
+// CHECK-LABEL: func.func @size_one_windows
+func.func @size_one_windows(%b: tensor<4x8xf32>, %x: tensor<2x3x3x8xf32>, %k: tensor<3x3x8x16xf32>) -> tensor<4x1xf32> {
+// CHECK: xla.slice {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, 1]) {i=4, j=8} need_replication={j}>
+  %0 = xla.slice %b, start = [0, 2], limit = [4, 3], strides = [1, 1] : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK: xla.pad {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, 1]) {i=4, j=8} need_replication={j}>
+  %1 = xla.pad %b, low = [0, -7], high = [0, 0], interior = [0, 0], value = 0.0 : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK: xla.convolution {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j, l, n], [k, m, n, o])->([i, 1, 1, o]) {i=2, j=3, k=3, l=3, m=3, n=8, o=16} reduction={n} need_replication={j, k, l, m}>
+  %2 = xla.convolution %x, %k, strides = [1, 1], padding = [[0, 0], [0, 0]], lhs_dilation = [1, 1], rhs_dilation = [1, 1] : (tensor<2x3x3x8xf32>, tensor<3x3x8x16xf32>) -> tensor<2x1x1x16xf32>
+  %3 = xla.add %0, %1 : tensor<4x1xf32>
+  return %3 : tensor<4x1xf32>
+}
 // CHECK-LABEL: func.func @gather
 func.func @gather(%t: tensor<100x16xf32>, %i: tensor<4x8xi32>) -> tensor<4x8x16xf32> {
 // CHECK: xla.gather {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([l, k], [i, j])->([i, j, k]) {i=4, j=8, k=16, l=100} reduction={l}>
