@@ -26,6 +26,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libfmt-dev libcli11-dev libopenblas-dev libeigen3-dev
   libgtest-dev libbenchmark-dev
+  python3-dev pybind11-dev python3-numpy python3-pytest
 )
 
 install_missing() {
@@ -56,10 +57,12 @@ if [ "$mode" = example ]; then
   exec "$root/scripts/run-example.sh" "$build"
 fi
 
-# The whole suite: lit prints its summary, then ctest; fail if either fails.
+# The whole suite: lit prints its summary, then ctest, then pytest; fail if
+# any fails.
 status=0
 cmake --build "$build" --target check-xspmd-lit -j "$jobs" || status=1
 ctest --test-dir "$build" --output-on-failure -j "$jobs" || status=1
+cmake --build "$build" --target check-xspmd-python || status=1
 if [ $status -ne 0 ]; then
   echo "setup: TESTS FAILED" >&2
 else

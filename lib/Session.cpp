@@ -253,11 +253,9 @@ Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
   return copy;
 }
 
-llvm::Expected<Session::CompiledGraph>
-Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
-                      bool partition, const SpmdPipelineOptions &options) {
-  // The graph's hash: its ops (not their locations), the meshes, the device
-  // count and the pipeline options.
+std::string Session::hashGraph(func::FuncOp func, int64_t requestedDevices,
+                               bool partition,
+                               const SpmdPipelineOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   OpPrintingFlags flags;
@@ -269,7 +267,32 @@ Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
   os << "devices=" << requestedDevices << " partition=" << partition
      << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
      << " optimize=" << options.optimize << " lower=" << options.lower;
-  std::string hash = fmt::format("{:016x}", llvm::xxh3_64bits(text));
+  return fmt::format("{:016x}", llvm::xxh3_64bits(text));
+}
+
+llvm::Error Session::adoptCompiledGraph(const CompiledGraph &graph) {
+  auto compiled = module->lookupSymbol<func::FuncOp>(graph.function);
+  if (!compiled)
+    return sessionError("compiled graph " + graph.hash + " names @" +
+                        graph.function + ", which the module lacks");
+  if (!graph.reference.empty() &&
+      !module->lookupSymbol<func::FuncOp>(graph.reference))
+    return sessionError("compiled graph " + graph.hash + " names reference @" +
+                        graph.reference + ", which the module lacks");
+  if (llvm::Expected<std::vector<const runtime::Program *>> programs =
+          getDevicePrograms(compiled, graph.numDevices);
+      !programs)
+    return programs.takeError();
+  CompiledGraph filed = graph;
+  filed.cached = false;
+  graphs[graph.hash] = filed;
+  return llvm::Error::success();
+}
+
+llvm::Expected<Session::CompiledGraph>
+Session::compileGraph(func::FuncOp func, int64_t requestedDevices,
+                      bool partition, const SpmdPipelineOptions &options) {
+  std::string hash = hashGraph(func, requestedDevices, partition, options);
   auto found = graphs.find(hash);
   if (found != graphs.end()) {
     metrics.addToCounter("CachedCompile");

@@ -109,6 +109,16 @@ public:
   compileGraph(mlir::func::FuncOp func, int64_t requestedDevices,
                bool partition, const SpmdPipelineOptions &options);
 
+  /// The hash compileGraph files `func` under: its ops (not their
+  /// locations), the module's meshes, the devices and the pipeline.
+  std::string hashGraph(mlir::func::FuncOp func, int64_t requestedDevices,
+                        bool partition, const SpmdPipelineOptions &options);
+
+  /// Files `graph`, whose functions are already in the module (e.g. loaded
+  /// from a persistent cache), under `graph.hash` after building its
+  /// programs: compileGraph of the same graph is then a cache hit.
+  llvm::Error adoptCompiledGraph(const CompiledGraph &graph);
+
   /// Metrics and counters of this session (PyTorch/XLA's report).
   report::MetricsRegistry &getMetrics() { return metrics; }
 
