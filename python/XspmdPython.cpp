@@ -214,6 +214,28 @@ std::vector<int64_t> dimsOf(const py::object &dims, int64_t rank) {
   return out;
 }
 
+/// torch_xla's reduce types ("sum", "mul", "max", "min").
+ReduceOp collectiveOp(const std::string &op) {
+  static const std::pair<const char *, ReduceOp> ops[] = {
+      {"sum", ReduceOp::sum},
+      {"mul", ReduceOp::prod},
+      {"max", ReduceOp::max},
+      {"min", ReduceOp::min}};
+  for (auto [name, kind] : ops)
+    if (op == name)
+      return kind;
+  throw py::value_error("unknown reduce type '" + op +
+                        "' (sum, mul, max or min)");
+}
+
+llvm::SmallVector<llvm::SmallVector<int64_t>>
+groupsFrom(const std::vector<std::vector<int64_t>> &groups) {
+  llvm::SmallVector<llvm::SmallVector<int64_t>> out;
+  for (const auto &group : groups)
+    out.emplace_back(group.begin(), group.end());
+  return out;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_xspmd, m) {
@@ -421,29 +443,35 @@ PYBIND11_MODULE(_xspmd, m) {
           "all_reduce",
           [](Runtime &rt, const std::string &op, const Tensor &x, double scale,
              std::vector<std::vector<int64_t>> groups) {
-            static const std::pair<const char *, ReduceOp> ops[] = {
-                {"sum", ReduceOp::sum},
-                {"mul", ReduceOp::prod},
-                {"max", ReduceOp::max},
-                {"min", ReduceOp::min}};
-            llvm::SmallVector<llvm::SmallVector<int64_t>> g;
-            for (auto &group : groups)
-              g.emplace_back(group.begin(), group.end());
-            for (auto [name, kind] : ops)
-              if (op == name)
-                return check(rt.allReduce(x, kind, scale, g));
-            throw py::value_error("unknown all_reduce type '" + op + "'");
+            return check(
+                rt.allReduce(x, collectiveOp(op), scale, groupsFrom(groups)));
           },
           py::arg("op"), py::arg("x"), py::arg("scale") = 1.0,
+          py::arg("groups") = std::vector<std::vector<int64_t>>())
+      .def(
+          "reduce_scatter",
+          [](Runtime &rt, const std::string &op, const Tensor &x, int64_t dim,
+             double scale, std::vector<std::vector<int64_t>> groups) {
+            return check(rt.reduceScatter(x, collectiveOp(op), dim, scale,
+                                          groupsFrom(groups)));
+          },
+          py::arg("op"), py::arg("x"), py::arg("dim"), py::arg("scale") = 1.0,
+          py::arg("groups") = std::vector<std::vector<int64_t>>())
+      .def(
+          "all_to_all",
+          [](Runtime &rt, const Tensor &x, int64_t splitDim, int64_t concatDim,
+             int64_t splitCount, std::vector<std::vector<int64_t>> groups) {
+            return check(rt.allToAll(x, splitDim, concatDim, splitCount,
+                                     groupsFrom(groups)));
+          },
+          py::arg("x"), py::arg("split_dimension"), py::arg("concat_dimension"),
+          py::arg("split_count"),
           py::arg("groups") = std::vector<std::vector<int64_t>>())
       .def(
           "all_gather",
           [](Runtime &rt, const Tensor &x, int64_t dim,
              std::vector<std::vector<int64_t>> groups) {
-            llvm::SmallVector<llvm::SmallVector<int64_t>> g;
-            for (auto &group : groups)
-              g.emplace_back(group.begin(), group.end());
-            return check(rt.allGather(x, dim, g));
+            return check(rt.allGather(x, dim, groupsFrom(groups)));
           },
           py::arg("x"), py::arg("dim") = 0,
           py::arg("groups") = std::vector<std::vector<int64_t>>())

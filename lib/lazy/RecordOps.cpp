@@ -460,39 +460,117 @@ static DenseIntElementsAttr groupsAttr(Runtime::Impl &impl,
   return DenseIntElementsAttr::get(type, flat);
 }
 
+/// The collective reduction of `op` (all_reduce and reduce_scatter).
+static llvm::Expected<xla::ReductionKind> collectiveKind(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::sum:
+    return xla::ReductionKind::sum;
+  case ReduceOp::prod:
+    return xla::ReductionKind::mul;
+  case ReduceOp::max:
+    return xla::ReductionKind::max;
+  case ReduceOp::min:
+    return xla::ReductionKind::min;
+  case ReduceOp::mean:
+    break;
+  }
+  return recordError("collectives have no mean; use sum with scale = 1/group "
+                     "size");
+}
+
+/// The group size of `groups` (all `numDevices` without groups), checking
+/// that every group has it.
+static llvm::Expected<int64_t>
+groupSizeOf(ArrayRef<SmallVector<int64_t>> groups, int64_t numDevices) {
+  if (groups.empty())
+    return numDevices;
+  for (const auto &g : groups)
+    if (g.size() != groups[0].size())
+      return recordError("all replica groups must have the same size");
+  return static_cast<int64_t>(groups[0].size());
+}
+
 llvm::Expected<Tensor>
 Runtime::allReduce(const Tensor &x, ReduceOp op, double scale,
                    llvm::ArrayRef<llvm::SmallVector<int64_t>> groups) {
   llvm::Expected<Value> v = impl->valueOf(x);
   if (!v)
     return v.takeError();
-  if (llvm::any_of(groups,
-                   [&](const auto &g) { return g.size() != groups[0].size(); }))
-    return recordError("all replica groups must have the same size");
-  xla::ReductionKind kind;
-  switch (op) {
-  case ReduceOp::sum:
-    kind = xla::ReductionKind::sum;
-    break;
-  case ReduceOp::prod:
-    kind = xla::ReductionKind::mul;
-    break;
-  case ReduceOp::max:
-    kind = xla::ReductionKind::max;
-    break;
-  case ReduceOp::min:
-    kind = xla::ReductionKind::min;
-    break;
-  case ReduceOp::mean:
-    return recordError("all_reduce has no mean; use sum with scale = "
-                       "1/group size");
-  }
+  llvm::Expected<int64_t> groupSize = groupSizeOf(groups, options.numDevices);
+  if (!groupSize)
+    return groupSize.takeError();
+  llvm::Expected<xla::ReductionKind> kind = collectiveKind(op);
+  if (!kind)
+    return kind.takeError();
   OperationState state(impl->loc(), xla::AllReduceOp::getOperationName());
   state.addOperands(*v);
   state.addTypes(v->getType());
   auto &props = state.getOrAddProperties<xla::AllReduceOp::Properties>();
-  props.kind = xla::ReductionKindAttr::get(impl->context, kind);
+  props.kind = xla::ReductionKindAttr::get(impl->context, *kind);
   props.scale = impl->builder.getF64FloatAttr(scale);
+  props.groups = groupsAttr(*impl, groups);
+  return impl->finish(impl->builder.create(state));
+}
+
+llvm::Expected<Tensor>
+Runtime::reduceScatter(const Tensor &x, ReduceOp op, int64_t dim, double scale,
+                       llvm::ArrayRef<llvm::SmallVector<int64_t>> groups) {
+  llvm::Expected<Value> v = impl->valueOf(x);
+  if (!v)
+    return v.takeError();
+  llvm::Expected<int64_t> groupSize = groupSizeOf(groups, options.numDevices);
+  if (!groupSize)
+    return groupSize.takeError();
+  llvm::Expected<xla::ReductionKind> kind = collectiveKind(op);
+  if (!kind)
+    return kind.takeError();
+  dim = normalizeDim(dim, x.getRank());
+  if (dim < 0 || dim >= x.getRank() || x.getShape()[dim] % *groupSize != 0)
+    return recordError(fmt::format(
+        "reduce_scatter dimension {} of {} does not split into {} blocks", dim,
+        x.getTypeString(), *groupSize));
+  SmallVector<int64_t> shape(x.getShape());
+  shape[dim] /= *groupSize;
+  OperationState state(impl->loc(), xla::ReduceScatterOp::getOperationName());
+  state.addOperands(*v);
+  state.addTypes(RankedTensorType::get(shape, x.data->type.getElementType()));
+  auto &props = state.getOrAddProperties<xla::ReduceScatterOp::Properties>();
+  props.kind = xla::ReductionKindAttr::get(impl->context, *kind);
+  props.dim = impl->builder.getI64IntegerAttr(dim);
+  props.scale = impl->builder.getF64FloatAttr(scale);
+  props.groups = groupsAttr(*impl, groups);
+  return impl->finish(impl->builder.create(state));
+}
+
+llvm::Expected<Tensor>
+Runtime::allToAll(const Tensor &x, int64_t splitDim, int64_t concatDim,
+                  int64_t splitCount,
+                  llvm::ArrayRef<llvm::SmallVector<int64_t>> groups) {
+  llvm::Expected<Value> v = impl->valueOf(x);
+  if (!v)
+    return v.takeError();
+  llvm::Expected<int64_t> groupSize = groupSizeOf(groups, options.numDevices);
+  if (!groupSize)
+    return groupSize.takeError();
+  int64_t rank = x.getRank();
+  splitDim = normalizeDim(splitDim, rank);
+  concatDim = normalizeDim(concatDim, rank);
+  if (splitDim < 0 || splitDim >= rank || concatDim < 0 || concatDim >= rank ||
+      splitCount <= 0 || x.getShape()[splitDim] % splitCount != 0)
+    return recordError(fmt::format(
+        "all_to_all cannot split dimension {} of {} into {} blocks and "
+        "concatenate along {}",
+        splitDim, x.getTypeString(), splitCount, concatDim));
+  SmallVector<int64_t> shape(x.getShape());
+  shape[splitDim] /= splitCount;
+  shape[concatDim] *= splitCount;
+  OperationState state(impl->loc(), xla::AllToAllOp::getOperationName());
+  state.addOperands(*v);
+  state.addTypes(RankedTensorType::get(shape, x.data->type.getElementType()));
+  auto &props = state.getOrAddProperties<xla::AllToAllOp::Properties>();
+  props.split_dim = impl->builder.getI64IntegerAttr(splitDim);
+  props.concat_dim = impl->builder.getI64IntegerAttr(concatDim);
+  props.split_count = impl->builder.getI64IntegerAttr(splitCount);
   props.groups = groupsAttr(*impl, groups);
   return impl->finish(impl->builder.create(state));
 }
@@ -509,9 +587,11 @@ Runtime::allGather(const Tensor &x, int64_t dim,
     return recordError(fmt::format("all_gather dimension {} is out of range "
                                    "for {}",
                                    dim, x.getTypeString()));
-  int64_t groupSize = groups.empty() ? options.numDevices : groups[0].size();
+  llvm::Expected<int64_t> groupSize = groupSizeOf(groups, options.numDevices);
+  if (!groupSize)
+    return groupSize.takeError();
   SmallVector<int64_t> shape(x.getShape());
-  shape[dim] *= groupSize;
+  shape[dim] *= *groupSize;
   OperationState state(impl->loc(), xla::AllGatherOp::getOperationName());
   state.addOperands(*v);
   state.addTypes(RankedTensorType::get(shape, x.data->type.getElementType()));

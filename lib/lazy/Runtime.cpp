@@ -449,6 +449,28 @@ llvm::Error Runtime::markStep() {
     if (data->sharding)
       graph.setArgAttr(i, xla::kShardingAttrName, data->sharding);
 
+  // As in torch_xla's SPMD mode, explicit collectives (device-level code)
+  // and shardings (a program the partitioner splits) do not mix.
+  Operation *collective = nullptr;
+  bool sharded = llvm::any_of(arguments, [](const auto &data) {
+    return static_cast<bool>(data->sharding);
+  });
+  graph.walk([&](Operation *op) {
+    if (isa<xla::CollectiveOpInterface>(op) && !collective)
+      collective = op;
+    sharded |= isa<xla::MarkShardingOp>(op);
+  });
+  if (collective && sharded) {
+    std::string name = collective->getName().getStringRef().str();
+    graph.erase();
+    impl.resetPending();
+    return lazyError(
+        "the graph has both an explicit collective (" + name +
+        ", xm.all_reduce & co.) and sharded tensors (xs.mark_sharding): "
+        "collectives with groups run on unsharded graphs; shardings let the "
+        "partitioner insert the collectives");
+  }
+
   // Named by its content: the same graph in a later step (or process) gets
   // the same name and hash.
   ModuleOp module = impl.session->getModule();

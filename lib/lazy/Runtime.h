@@ -130,6 +130,16 @@ public:
   llvm::Expected<Tensor>
   allGather(const Tensor &x, int64_t dim,
             llvm::ArrayRef<llvm::SmallVector<int64_t>> groups);
+  /// Reduces across each group and leaves member i block i of `dim`.
+  llvm::Expected<Tensor>
+  reduceScatter(const Tensor &x, ReduceOp op, int64_t dim, double scale,
+                llvm::ArrayRef<llvm::SmallVector<int64_t>> groups);
+  /// torch_xla `xm.all_to_all(x, split_dimension, concat_dimension,
+  /// split_count, groups)`.
+  llvm::Expected<Tensor>
+  allToAll(const Tensor &x, int64_t splitDim, int64_t concatDim,
+           int64_t splitCount,
+           llvm::ArrayRef<llvm::SmallVector<int64_t>> groups);
 
   // --- Sharding (torch_xla.distributed.spmd) ------------------------------
   /// `xs.mark_sharding(t, mesh, partition_spec)`: on device data the data

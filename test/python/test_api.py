@@ -143,6 +143,36 @@ def test_collectives_with_groups():
     assert "all_reduce" in xm.last_step_report()["collectives"]
 
 
+def test_collectives_do_not_mix_with_shardings():
+    mesh = xs.get_1d_mesh("data")
+    x = xs.mark_sharding(xspmd.tensor(np.ones((8, 4), np.float32)), mesh,
+                         ("data", None))
+    y = xm.all_reduce(xm.REDUCE_SUM, x)
+    with pytest.raises(RuntimeError, match="explicit collective"):
+        xm.mark_step()
+    z = x + 1.0  # the runtime goes on with the next graph
+    xm.mark_step()
+    np.testing.assert_allclose(z.numpy(), np.full((8, 4), 2.0))
+    del y
+
+
+def test_reduce_scatter_and_all_to_all():
+    x = xspmd.full((8, 2), 1.0)
+    rs = xm.reduce_scatter(xm.REDUCE_SUM, x, 1.0, 0, 4,
+                           groups=[[0, 1, 2, 3], [4, 5, 6, 7]])
+    a2a = xm.all_to_all(xspmd.full((4, 8), 3.0), 0, 1, 2,
+                        groups=[[0, 1], [2, 3], [4, 5], [6, 7]])
+    xm.mark_step()
+    assert rs.shape == (2, 2)
+    np.testing.assert_allclose(rs.numpy(), np.full((2, 2), 4.0))
+    assert a2a.shape == (2, 16)
+    np.testing.assert_allclose(a2a.numpy(), np.full((2, 16), 3.0))
+    with pytest.raises(ValueError, match="does not split into 3 blocks"):
+        xr.get().reduce_scatter("sum", x, 0, 1.0, [[0, 1, 2], [3, 4, 5]])
+    with pytest.raises(ValueError, match="shard_count"):
+        xm.reduce_scatter(xm.REDUCE_SUM, x, 1.0, 0, 2)
+
+
 def test_persistent_cache_across_processes(tmp_path):
     program = f"""
 import numpy as np, xspmd, xspmd.runtime as xr, xspmd.spmd as xs

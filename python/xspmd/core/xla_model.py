@@ -28,14 +28,41 @@ def last_step_report():
 def all_reduce(reduce_type, inputs, scale=1.0, groups=None):
     """Reduces across each group of devices (all devices without groups)."""
     rt = _rt.get()
-    groups = [list(g) for g in (groups or [])]
+    groups = _groups(groups)
     if isinstance(inputs, (list, tuple)):
         return [rt.all_reduce(reduce_type, x, scale, groups) for x in inputs]
     return rt.all_reduce(reduce_type, inputs, scale, groups)
 
 
+def _groups(groups):
+    return [list(g) for g in (groups or [])]
+
+
 def all_gather(value, dim=0, groups=None):
-    return _rt.get().all_gather(value, dim, [list(g) for g in (groups or [])])
+    """Concatenates each group's values along ``dim``."""
+    return _rt.get().all_gather(value, dim, _groups(groups))
+
+
+def reduce_scatter(reduce_type, input, scale, scatter_dim, shard_count,
+                   groups=None):
+    """Reduces across each group; member i keeps block i of ``scatter_dim``
+    (``shard_count`` must be the group size)."""
+    groups = _groups(groups)
+    size = len(groups[0]) if groups else _rt.global_runtime_device_count()
+    if shard_count != size:
+        raise ValueError("shard_count %d is not the group size %d"
+                         % (shard_count, size))
+    return _rt.get().reduce_scatter(reduce_type, input, scatter_dim, scale,
+                                    groups)
+
+
+def all_to_all(value, split_dimension, concat_dimension, split_count,
+               groups=None):
+    """Splits ``split_dimension`` into ``split_count`` blocks, sends block i
+    to the group's member i and concatenates what arrives along
+    ``concat_dimension``."""
+    return _rt.get().all_to_all(value, split_dimension, concat_dimension,
+                                split_count, _groups(groups))
 
 
 def get_xla_supported_devices():
