@@ -49,12 +49,10 @@ Type toMlirType(MLIRContext *context, runtime::ElementType type) {
 // Tensor
 //===----------------------------------------------------------------------===//
 
-llvm::ArrayRef<int64_t> Tensor::getShape() const {
-  return data->type.getShape();
-}
+llvm::ArrayRef<int64_t> Tensor::getShape() const { return data->shape; }
 
 runtime::ElementType Tensor::getElementType() const {
-  return *runtime::toElementType(data->type.getElementType());
+  return data->elementType;
 }
 
 std::string Tensor::getTypeString() const {
@@ -106,16 +104,24 @@ std::shared_ptr<TensorData> Runtime::Impl::newData(RankedTensorType type) {
   auto data = std::make_shared<TensorData>();
   data->owner = weak_from_this();
   data->type = type;
+  data->shape.assign(type.getShape().begin(), type.getShape().end());
+  data->elementType = *runtime::toElementType(type.getElementType());
   return data;
 }
 
-llvm::Expected<Value> Runtime::Impl::valueOf(const Tensor &t) {
+llvm::Error Runtime::Impl::checkOwned(const Tensor &t, llvm::StringRef what) {
   if (!t.isValid())
-    return lazyError("an operand is an empty tensor handle");
+    return lazyError(what + " of an empty tensor handle");
+  if (t.data->owner.lock().get() != this)
+    return lazyError(what + " of a tensor of another runtime (or of one "
+                            "that was destroyed)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<Value> Runtime::Impl::valueOf(const Tensor &t) {
+  if (llvm::Error err = checkOwned(t, "an operation"))
+    return std::move(err);
   const std::shared_ptr<TensorData> &data = t.data;
-  if (data->owner.lock().get() != this)
-    return lazyError("an operand belongs to another runtime (or to one that "
-                     "was destroyed)");
   if (data->value && data->epoch == epoch)
     return data->value;
   if (!data->host.isValid())
@@ -310,8 +316,8 @@ llvm::Expected<Tensor> Runtime::fromHost(runtime::Tensor value) {
 
 llvm::Expected<Tensor> Runtime::markSharding(const Tensor &t, const Mesh &mesh,
                                              const PartitionSpec &spec) {
-  if (!t.isValid())
-    return lazyError("mark_sharding of an empty tensor handle");
+  if (llvm::Error err = impl->checkOwned(t, "mark_sharding"))
+    return std::move(err);
   llvm::Expected<xla::ShardingAttr> sharding =
       impl->shardingOf(mesh, spec, t.data->type);
   if (!sharding)
@@ -334,8 +340,8 @@ llvm::Expected<Tensor> Runtime::markSharding(const Tensor &t, const Mesh &mesh,
 }
 
 llvm::Error Runtime::clearSharding(const Tensor &t) {
-  if (!t.isValid())
-    return lazyError("clear_sharding of an empty tensor handle");
+  if (llvm::Error err = impl->checkOwned(t, "clear_sharding"))
+    return err;
   if (t.isPending())
     if (auto mark = t.data->value.getDefiningOp<xla::MarkShardingOp>())
       t.data->value = mark.getInput();
@@ -344,8 +350,8 @@ llvm::Error Runtime::clearSharding(const Tensor &t) {
 }
 
 llvm::Expected<std::string> Runtime::getShardingSpec(const Tensor &t) {
-  if (!t.isValid())
-    return lazyError("sharding spec of an empty tensor handle");
+  if (llvm::Error err = impl->checkOwned(t, "the sharding spec"))
+    return std::move(err);
   xla::ShardingAttr sharding = t.data->sharding;
   if (!sharding)
     return std::string();

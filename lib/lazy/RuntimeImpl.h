@@ -27,6 +27,10 @@ namespace xspmd::lazy {
 struct TensorData {
   /// Not owning: a tensor may outlive its runtime (then it is only data).
   std::weak_ptr<Runtime::Impl> owner;
+  /// Shape and element type, readable when the runtime (and the MLIR
+  /// context `type` lives in) is gone.
+  runtime::Shape shape;
+  runtime::ElementType elementType = runtime::ElementType::f32;
   mlir::RankedTensorType type;
   mlir::Value value;
   uint64_t epoch = 0;
@@ -66,6 +70,9 @@ struct Runtime::Impl : std::enable_shared_from_this<Runtime::Impl> {
 
   /// Starts a new empty pending graph.
   void resetPending();
+  /// Fails unless `t` is a tensor of this (live) runtime: only then may its
+  /// MLIR type, value and sharding be touched.
+  llvm::Error checkOwned(const Tensor &t, llvm::StringRef what);
   /// The value of `t` in the pending graph (an argument for device data).
   llvm::Expected<mlir::Value> valueOf(const Tensor &t);
   /// Verifies `op` (just built at the end of the pending graph) and wraps

@@ -208,5 +208,8 @@ def test_tensor_outlives_its_runtime():
     np.testing.assert_array_equal(t.numpy(), np.ones(3))
     with pytest.raises(ValueError, match="runtime was destroyed"):
         pending.numpy()
+    assert pending.shape == (3,) and pending.dtype == "float32"
     with pytest.raises(ValueError, match="another runtime"):
         t + 1.0
+    with pytest.raises(ValueError, match="another runtime"):
+        xspmd._get_xla_sharding_spec(t)
