@@ -143,8 +143,9 @@ FactorAssignment assignFactors(const OpShardingRule &rule,
   PartialPolicy partialPolicy = options.partialPolicy;
   Assigner assigner(rule, mesh, options.blockedFactors);
   SmallVector<FactorKind> resultKinds{FactorKind::passThrough};
-  SmallVector<FactorKind> operandKinds{FactorKind::passThrough,
-                                       FactorKind::reduction};
+  SmallVector<FactorKind> operandKinds{FactorKind::passThrough};
+  if (options.operandsSplitReductions)
+    operandKinds.push_back(FactorKind::reduction);
   if (options.shardPermutationFactors) {
     resultKinds.push_back(FactorKind::permutation);
     operandKinds.push_back(FactorKind::permutation);

@@ -42,6 +42,10 @@ struct AssignmentOptions {
   PartialPolicy partialPolicy = PartialPolicy::none;
   /// Permutation factors may be sharded (the op exchanges halos).
   bool shardPermutationFactors = false;
+  /// Operands may keep their split of a reduction factor (the result is
+  /// then a pending reduction); when false every reduction factor is
+  /// whole and operands split along one are gathered.
+  bool operandsSplitReductions = true;
   /// Factors that must stay unsharded (e.g. a window too wide for a halo).
   llvm::SmallVector<int64_t> blockedFactors;
   /// The order in which tensors offer their splits to the factors (operands

@@ -352,9 +352,13 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   ArrayRef<int64_t> resultShape = shapeOf(result);
   ShardLayout target = layoutOf(op->getAttr(kShardingAttrName), resultShape);
   // Candidate assignments: the result's layout decides first (what
-  // propagation chose), or one operand's does. Keep the one whose reshards
-  // (operands in, result out to its target) cost least; ties keep the
-  // earlier candidate, so results-first wins when nothing is gained.
+  // propagation chose), or one operand's does; and operands split along a
+  // reduction factor either keep that split (a pending sum to reduce
+  // later) or are gathered (e.g. an FSDP weight whose all-gather is cheaper
+  // than all-reducing the product). Keep the one whose reshards (operands
+  // in, result out to its target) cost least; ties keep the earlier
+  // candidate, so results-first with kept splits wins when nothing is
+  // gained.
   int64_t numOperands = op->getNumOperands();
   SmallVector<SmallVector<int64_t>> orders{{}};
   for (int64_t first = 0; first < numOperands; ++first) {
@@ -364,11 +368,20 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
         order.push_back(o);
     orders.push_back(order);
   }
+  SmallVector<std::pair<SmallVector<int64_t>, bool>> candidates;
+  for (bool splitReductions : {true, false}) {
+    if (!splitReductions &&
+        !llvm::is_contained(rule.factorKinds, FactorKind::reduction))
+      break;
+    for (const SmallVector<int64_t> &order : orders)
+      candidates.push_back({order, splitReductions});
+  }
   FactorAssignment assignment;
   SmallVector<std::pair<int64_t, Window>> windows;
   double bestCost = std::numeric_limits<double>::infinity();
-  for (const SmallVector<int64_t> &order : orders) {
+  for (const auto &[order, splitReductions] : candidates) {
     AssignmentOptions options;
+    options.operandsSplitReductions = splitReductions;
     options.partialPolicy = partialPolicyOf(op);
     options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
     options.offerOrder = order;

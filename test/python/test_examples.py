@@ -33,3 +33,8 @@ def test_training_steps(source_dir, name):
     assert all("predicted" in l and "collectives:" in l for l in lines)
     if name == "spmd_hybrid_mesh.py":
         assert "2 slices over DCN" in out
+    if name == "spmd_fsdp.py":
+        # ZeRO-3: weights all-gathered, gradients reduce-scattered, nothing
+        # else but the loss's all-reduce.
+        assert lines[0].endswith("collectives: 5 all_gather, "
+                                 "3 reduce_scatter, 1 all_reduce"), lines[0]
