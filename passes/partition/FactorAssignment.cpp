@@ -93,6 +93,13 @@ public:
     return layout;
   }
 
+  /// No further offer may change the factors of `factors`.
+  void lock(const TensorFactors &factors) {
+    for (const auto &dimFactors : factors)
+      for (int64_t f : dimFactors)
+        assigned[f] = true;
+  }
+
   bool isAxisUsed(int a) const { return axisUsed[a]; }
   SmallVector<SmallVector<int, 2>> takeFactorAxes() { return factorAxes; }
   const SmallVector<SmallVector<int, 2>> &getFactorAxes() const {
@@ -170,6 +177,8 @@ FactorAssignment assignFactors(const OpShardingRule &rule,
       assigner.offer(rule.results[t - numOperands],
                      resultTargets[t - numOperands],
                      resultShapes[t - numOperands], resultKinds);
+    if (options.resultsDecideTheirFactors && t >= numOperands)
+      assigner.lock(rule.results[t - numOperands]);
   }
   assigner.enforceCompoundPrefixes();
 

@@ -46,6 +46,10 @@ struct AssignmentOptions {
   /// then a pending reduction); when false every reduction factor is
   /// whole and operands split along one are gathered.
   bool operandsSplitReductions = true;
+  /// The results' layouts are final for their factors: operands offered
+  /// afterwards may split only factors no result has (reduction factors).
+  /// This is the candidate that carries out propagation's plan exactly.
+  bool resultsDecideTheirFactors = false;
   /// Factors that must stay unsharded (e.g. a window too wide for a halo).
   llvm::SmallVector<int64_t> blockedFactors;
   /// The order in which tensors offer their splits to the factors (operands

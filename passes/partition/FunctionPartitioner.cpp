@@ -382,6 +382,8 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   for (const auto &[order, splitReductions] : candidates) {
     AssignmentOptions options;
     options.operandsSplitReductions = splitReductions;
+    // Results first: their layouts are what propagation chose for them.
+    options.resultsDecideTheirFactors = order.empty();
     options.partialPolicy = partialPolicyOf(op);
     options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
     options.offerOrder = order;

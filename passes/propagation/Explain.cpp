@@ -140,6 +140,11 @@ void FunctionPropagation::explain(raw_ostream &os) {
       os << "\n";
     }
   }
+  for (const MovedReshard &moved : movedReshards)
+    os << "  reshard for " << describeOp(moved.boundary) << " moved to "
+       << nameOf(moved.value) << ": cost "
+       << static_cast<int64_t>(std::llround(moved.cost)) << " instead of "
+       << static_cast<int64_t>(std::llround(moved.costAtBoundary)) << "\n";
   os.flush();
 }
 

@@ -323,6 +323,7 @@ LogicalResult propagateShardings(ModuleOp module,
     if (failed(propagation.initialize()))
       return failure();
     propagation.propagate();
+    propagation.placeReshards();
     if (options.explain)
       propagation.explain(*options.explain);
     propagation.writeBack();

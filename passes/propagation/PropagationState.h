@@ -115,6 +115,9 @@ public:
   mlir::LogicalResult initialize();
   /// Runs the rounds to a fixed point.
   void propagate();
+  /// Moves the reshard a function result or mark_sharding needs up a chain
+  /// of data-moving ops to where it is cheapest (ReshardPlacement.cpp).
+  void placeReshards();
   /// Writes the shardings onto the IR.
   void writeBack();
   /// Prints origins and conflicts to `os`.
@@ -160,6 +163,14 @@ private:
 
   // Explanation.
   std::vector<std::string> annotations;
+  /// Reshards moved up a chain: the boundary that needed one, the value
+  /// resharded instead, and the costs at the boundary and there.
+  struct MovedReshard {
+    mlir::Operation *boundary;
+    mlir::Value value;
+    double costAtBoundary, cost;
+  };
+  std::vector<MovedReshard> movedReshards;
   std::vector<ConflictRecord> conflicts;
   int64_t numVisits = 0, numDecisions = 0;
   std::map<std::tuple<int32_t, const void *, int32_t>, size_t> conflictIndex;

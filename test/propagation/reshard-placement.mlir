@@ -1,0 +1,55 @@
+// RUN: xla-opt %s --xla-propagate-sharding | FileCheck %s
+// RUN: xla-opt %s --xla-explain-sharding -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXPLAIN
+// RUN: xla-opt %s --xla-spmd-pipeline=lower=false --xla-report-collectives -o /dev/null | FileCheck %s --check-prefix=BYTES
+// RUN: xla-run %s --function=broadcast_chain --check | FileCheck %s --check-prefix=EXEC
+// RUN: xla-run %s --function=marked --check | FileCheck %s --check-prefix=EXEC
+// EXEC: [SUCCESS]
+
+// A value that reaches a function result (or a mark_sharding) with the
+// wrong sharding is resharded where that is cheapest along its chain of
+// single-use data-moving ops, not where the disagreement is met.
+xla.mesh @mesh = <["a"=2, "b"=2]>
+
+// Gathering the 128-byte vector (64 B per device) beats an all-to-all of
+// the 16 KiB broadcast (4096 B per device).
+// CHECK-LABEL: func.func @broadcast_chain
+// CHECK: xla.broadcast_in_dim {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}, {"a"}]>}
+// CHECK: xla.broadcast_in_dim {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}, {"a"}, {}]>}
+// EXPLAIN: reshard for func.return at {{.*}}reshard-placement.mlir:{{[0-9]+}}:3 moved to %arg0: cost 64 instead of 4096
+// BYTES: @broadcast_chain: 1 collective, sends 64 B per device
+// BYTES-NEXT: all_gather mesh_axes ["a"] (group 2) ici in 64 B sends 64 B
+func.func @broadcast_chain(%x: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [{"a"}]>})
+    -> (tensor<32x16x8xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {"a"}, {}]>}) {
+  %0 = xla.broadcast_in_dim %x, dims = [0] : (tensor<32xf32>) -> tensor<32x16xf32>
+  %1 = xla.broadcast_in_dim %0, dims = [0, 1] : (tensor<32x16xf32>) -> tensor<32x16x8xf32>
+  return %1 : tensor<32x16x8xf32>
+}
+
+// The same through a convert and an elementwise op, ending at a
+// mark_sharding: before the convert to f64 the vector is half as large.
+// CHECK-LABEL: func.func @marked
+// CHECK: xla.convert {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}]>}
+// CHECK: xla.exp {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}]>}
+// CHECK: xla.broadcast_in_dim {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}, {"b"}]>}
+// EXPLAIN: reshard for xla.mark_sharding at {{.*}} moved to %arg0: cost 64 instead of 4096
+// BYTES: @marked: 1 collective, sends 64 B per device
+func.func @marked(%x: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [{"a"}]>}) -> tensor<32x64xf64> {
+  %0 = xla.convert %x : tensor<32xf32> -> tensor<32xf64>
+  %1 = xla.exp %0 : tensor<32xf64>
+  %2 = xla.broadcast_in_dim %1, dims = [0] : (tensor<32xf64>) -> tensor<32x64xf64>
+  %3 = xla.mark_sharding %2 <@mesh, [{}, {"b"}]> : tensor<32x64xf64>
+  return %3 : tensor<32x64xf64>
+}
+
+// A link with another use keeps its sharding (that use wants it): the
+// reshard stays at the result.
+// CHECK-LABEL: func.func @shared_link
+// CHECK: %[[B:.*]] = xla.broadcast_in_dim {{.*}} {xla.sharding = #xla.sharding<@mesh, [{"a"}, {}]>}
+// BYTES: @shared_link: 1 collective
+// BYTES-NEXT: all_to_all
+func.func @shared_link(%x: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [{"a"}]>})
+    -> (tensor<32x16xf32> {xla.sharding = #xla.sharding<@mesh, [{}, {"a"}]>},
+        tensor<32x16xf32> {xla.sharding = #xla.sharding<@mesh, [{"a"}, {}]>}) {
+  %0 = xla.broadcast_in_dim %x, dims = [0] : (tensor<32xf32>) -> tensor<32x16xf32>
+  return %0, %0 : tensor<32x16xf32>, tensor<32x16xf32>
+}
