@@ -34,26 +34,53 @@ IciLinkParams CollectiveCostModel::iciParams() const {
   return {spec.iciLinkBandwidth * options.iciEfficiency, spec.iciHopLatency};
 }
 
+/// Sequential phases add, a concurrent phase overlaps the previous one.
+template <typename SecondsOf>
+static double stagedSeconds(llvm::ArrayRef<CollectivePhase> phases,
+                            SecondsOf secondsOf) {
+  double total = 0, stage = 0;
+  for (const CollectivePhase &phase : phases) {
+    if (phase.concurrentWithPrevious) {
+      stage = std::max(stage, secondsOf(phase));
+    } else {
+      total += stage;
+      stage = secondsOf(phase);
+    }
+  }
+  return total + stage;
+}
+
 void accumulatePhases(CollectiveEstimate &estimate) {
-  estimate.seconds = 0;
   estimate.bytesSentPerDevice = {};
   estimate.linkBytes = {};
   estimate.iciHops = estimate.dcnSteps = 0;
-  double stage = 0;
   for (const CollectivePhase &phase : estimate.phases) {
-    if (phase.concurrentWithPrevious) {
-      stage = std::max(stage, phase.seconds);
-    } else {
-      estimate.seconds += stage;
-      stage = phase.seconds;
-    }
     bool dcn = phase.link == LinkClass::Dcn;
     (dcn ? estimate.bytesSentPerDevice.dcn : estimate.bytesSentPerDevice.ici) +=
         phase.bytesSentPerDevice;
     (dcn ? estimate.linkBytes.dcn : estimate.linkBytes.ici) += phase.linkBytes;
     (dcn ? estimate.dcnSteps : estimate.iciHops) += phase.sequentialHops;
   }
-  estimate.seconds += stage;
+  size_t numGroups = 0;
+  for (const CollectivePhase &phase : estimate.phases)
+    numGroups = std::max(numGroups, phase.groupSeconds.size());
+  estimate.groupSeconds.clear();
+  if (numGroups == 0) {
+    estimate.seconds = stagedSeconds(
+        estimate.phases, [](const CollectivePhase &p) { return p.seconds; });
+    return;
+  }
+  // Each group runs its own phases; the collective lasts as long as the
+  // slowest group.
+  estimate.groupSeconds.resize(numGroups);
+  for (size_t g = 0; g < numGroups; ++g)
+    estimate.groupSeconds[g] =
+        stagedSeconds(estimate.phases, [g](const CollectivePhase &p) {
+          return p.secondsOfGroup(g);
+        });
+  estimate.seconds = *llvm::max_element(estimate.groupSeconds);
+  if (llvm::all_equal(estimate.groupSeconds))
+    estimate.groupSeconds.clear();
 }
 
 /// How many groups of the collective (`groupOf`: device -> group) have chips
@@ -94,6 +121,8 @@ std::optional<CollectivePhase> CollectiveCostModel::subgridPhase(
       groupOf[device] = index;
   std::optional<CollectivePhase> slowest;
   double linkBytes = 0, sent = 0;
+  std::vector<double> groupSeconds;
+  groupSeconds.reserve(groups.size());
   for (auto [group, grid] : llvm::zip(groups, grids)) {
     llvm::SmallVector<GridAxis, 3> axes;
     for (const topology::AxisSpan &span : grid)
@@ -106,6 +135,7 @@ std::optional<CollectivePhase> CollectiveCostModel::subgridPhase(
                                stringifyCollectiveKind(kind));
     linkBytes += phase.linkBytes;
     sent = std::max(sent, phase.bytesSentPerDevice);
+    groupSeconds.push_back(phase.seconds);
     if (!slowest || phase.seconds > slowest->seconds)
       slowest = std::move(phase);
   }
@@ -113,6 +143,7 @@ std::optional<CollectivePhase> CollectiveCostModel::subgridPhase(
   // are accounted for by linkSharing.
   slowest->linkBytes = linkBytes;
   slowest->bytesSentPerDevice = sent;
+  slowest->groupSeconds = std::move(groupSeconds);
   return slowest;
 }
 
@@ -150,6 +181,15 @@ CollectiveCostModel::dcnRing(llvm::ArrayRef<GroupGeometry> geometries,
   int64_t steps = passes * (slices - 1);
   double stepBandwidth = step.bandwidthSeconds(options.dcnEfficiency);
   CollectivePhase phase;
+  // Each group's ring is limited by its own chips' PCIe links and hosts.
+  for (const GroupGeometry &geometry : geometries) {
+    double own = 0;
+    for (const topology::SliceMembers &members : geometry.slices)
+      for (int64_t device : members.devices)
+        own = std::max(own,
+                       step.bandwidthSecondsAt(device, options.dcnEfficiency));
+    phase.groupSeconds.push_back(steps * std::max(spec.dcnLatency, own));
+  }
   phase.operation = operation.str();
   int64_t sharing = step.maxSendersPerHost();
   phase.algorithm =
@@ -178,6 +218,15 @@ llvm::SmallVector<CollectivePhase, 3> CollectiveCostModel::hierarchicalPhases(
     llvm::SmallVector<CollectivePhase, 2> phases;
     if (k > 1)
       phases = intraSlicePhases(phaseKind, sliceGroups, phaseVolume);
+    // A group's ICI phase lasts as long as its slowest slice's part.
+    for (CollectivePhase &phase : phases) {
+      if (phase.groupSeconds.empty())
+        continue;
+      std::vector<double> perGroup(geometries.size(), 0);
+      for (auto [index, seconds] : llvm::enumerate(phase.groupSeconds))
+        perGroup[index / slices] = std::max(perGroup[index / slices], seconds);
+      phase.groupSeconds = std::move(perGroup);
+    }
     return phases;
   };
   llvm::SmallVector<CollectivePhase, 3> phases;

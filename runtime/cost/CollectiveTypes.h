@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace xspmd::cost {
 
@@ -80,6 +81,15 @@ struct CollectivePhase {
   double linkBytes = 0;
   /// Runs at the same time as the previous phase (other links).
   bool concurrentWithPrevious = false;
+  /// Each group's own time in this phase (its links, its algorithm), indexed
+  /// like the request's groups (permute: its pairs); `seconds` is the
+  /// slowest. Empty: every group takes `seconds`.
+  std::vector<double> groupSeconds;
+
+  /// The time of group `group` in this phase.
+  double secondsOfGroup(size_t group) const {
+    return groupSeconds.empty() ? seconds : groupSeconds[group];
+  }
 };
 
 struct CollectiveEstimate {
@@ -98,6 +108,16 @@ struct CollectiveEstimate {
   int64_t iciHops = 0;
   int64_t dcnSteps = 0;
   llvm::SmallVector<CollectivePhase, 3> phases;
+  /// Each group's own duration (permute: each pair's), indexed like the
+  /// request; `seconds` is the slowest. Empty when every group takes
+  /// `seconds`: a device waits only for its own group, so groups on fast
+  /// links are not charged the slowest group's time.
+  std::vector<double> groupSeconds;
+
+  /// The duration of group `group` (permute: pair).
+  double secondsOfGroup(size_t group) const {
+    return groupSeconds.empty() ? seconds : groupSeconds[group];
+  }
 
   /// One line for reports: kind, algorithm, time, bytes.
   std::string describe() const;

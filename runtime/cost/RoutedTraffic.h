@@ -36,6 +36,13 @@ public:
   std::pair<int64_t, int> addRoute(int64_t source, int64_t target,
                                    double bytes);
 
+  /// Hop count and number of first-hop ports of the route `source` ->
+  /// `target`, without adding it.
+  std::pair<int64_t, int> routeShape(int64_t source, int64_t target) const;
+  /// Bytes on the busiest link the route `source` -> `target` uses (the
+  /// links it shares with other messages count their whole load).
+  double maxLoadOnRoute(int64_t source, int64_t target) const;
+
   bool empty() const { return loads.empty(); }
   /// Bytes on the busiest directed link.
   double maxLoad() const;
@@ -43,8 +50,10 @@ public:
   double totalLoad() const;
 
 private:
-  void walk(int64_t slice, topology::ChipCoords at, int axis, int64_t steps,
-            int direction, double bytes);
+  /// Calls `visit(link, share)` for every directed link of the route, with
+  /// the share of the message's bytes that crosses it.
+  template <typename Visit>
+  void forEachLink(int64_t source, int64_t target, Visit visit) const;
 
   const topology::Topology &topology;
   /// Key: device * 6 + axis * 2 + (direction > 0).
@@ -70,6 +79,9 @@ public:
   double total() const { return totalBytes; }
   /// Time to move the loads at `efficiency` of the NIC and PCIe bandwidth.
   double bandwidthSeconds(double efficiency) const;
+  /// The time `device`'s own DCN traffic takes: its PCIe link and its
+  /// host's NIC (shared with the host's other chips); 0 if it has none.
+  double bandwidthSecondsAt(int64_t device, double efficiency) const;
   /// Most chips of one host sending at once.
   int64_t maxSendersPerHost() const;
 

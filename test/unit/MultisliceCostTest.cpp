@@ -244,6 +244,48 @@ TEST(RoutedFallback, OrderInsideASubgridDoesNotMatter) {
 }
 
 //===----------------------------------------------------------------------===//
+// Each group its own time
+//===----------------------------------------------------------------------===//
+
+TEST(PerGroupTimes, IciPairsAreNotChargedTheDcnPairsTime) {
+  // The example: v5p 4x4x4 x 2, groups [0,64], [63,127] across the
+  // DCN and ICI neighbours [1,2], [3,4], ... in each slice. An all-reduce of
+  // V over a pair is 2 ring steps of V/2. [0,64] is one chip per host:
+  // PCIe-bound, 2 x max(T_dcn, (V/2) / PCIe). [1,2] crosses one x link each
+  // way, used by no other pair: 2 x max(T_min, (V/2) / W_uni).
+  auto t = makeTopology("v5p:4x4x4", 2);
+  Groups groups = {{0, 64}, {63, 127}};
+  for (int64_t base : {0, 64})
+    for (int64_t d = base + 1; d < base + 63; d += 2)
+      groups.push_back({d, d + 1});
+  double V = 2048.0 * 4096 * 2;
+  auto e = estimate(t, CollectiveKind::AllReduce, groups, V);
+  double dcn = 2 * std::max(T_dcn, (V / 2) / PCIe_v5p);
+  double ici = 2 * std::max(T_min, (V / 2) / W_uni_v5p);
+  EXPECT_WITHIN_2PCT(e.seconds, dcn);
+  ASSERT_EQ(e.groupSeconds.size(), groups.size());
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), dcn);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(1), dcn);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(2), ici); // [1, 2]
+  EXPECT_LT(e.secondsOfGroup(2), e.seconds / 5);
+}
+
+TEST(PerGroupTimes, UniformGroupsAndPermutePairs) {
+  // v5e 8x4 (no wraparound): groups of 4 along y are lines of 4 on one
+  // axis; a uniform collective keeps no per-group table.
+  auto t = makeTopology("v5e:8x4");
+  auto uniform = estimate(t, CollectiveKind::AllGather, torusLines(t, 1), MiB);
+  EXPECT_TRUE(uniform.groupSeconds.empty());
+  // Permute pairs: a one-hop pair and a six-hop pair each take their own
+  // route's time (notes 2.9: k T_min + bytes / (ports W_uni)).
+  auto e = permute(makeTopology("v5e:4x4"), {{0, 1}, {5, 15}}, 17e6);
+  ASSERT_EQ(e.groupSeconds.size(), 2u);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), T_min + 17e6 / W_uni_v5e);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(1), 4 * T_min + 17e6 / (2 * W_uni_v5e));
+  EXPECT_DOUBLE_EQ(e.seconds, e.secondsOfGroup(0));
+}
+
+//===----------------------------------------------------------------------===//
 // Requests
 //===----------------------------------------------------------------------===//
 
