@@ -31,7 +31,25 @@ CollectiveCostModel::CollectiveCostModel(const topology::Topology &topology,
 
 IciLinkParams CollectiveCostModel::iciParams() const {
   const topology::GenerationSpec &spec = topology.getSpec();
-  return {spec.iciLinkBandwidth * options.iciEfficiency, spec.iciHopLatency};
+  double efficiency = options.iciEfficiency;
+  if (options.calibrated)
+    efficiency *= spec.iciEfficiency;
+  return {spec.iciLinkBandwidth * efficiency, spec.iciHopLatency,
+          /*additive=*/options.calibrated};
+}
+
+double CollectiveCostModel::combine(double latency, double bandwidth) const {
+  return options.calibrated ? latency + bandwidth
+                            : std::max(latency, bandwidth);
+}
+
+void CollectiveCostModel::addLaunchCost(CollectiveEstimate &estimate) const {
+  if (!options.calibrated || estimate.phases.empty())
+    return;
+  estimate.launchSeconds = topology.getSpec().collectiveLaunchLatency;
+  estimate.seconds += estimate.launchSeconds;
+  for (double &seconds : estimate.groupSeconds)
+    seconds += estimate.launchSeconds;
 }
 
 /// Sequential phases add, a concurrent phase overlaps the previous one.
@@ -188,7 +206,7 @@ CollectiveCostModel::dcnRing(llvm::ArrayRef<GroupGeometry> geometries,
       for (int64_t device : members.devices)
         own = std::max(own,
                        step.bandwidthSecondsAt(device, options.dcnEfficiency));
-    phase.groupSeconds.push_back(steps * std::max(spec.dcnLatency, own));
+    phase.groupSeconds.push_back(steps * combine(spec.dcnLatency, own));
   }
   phase.operation = operation.str();
   int64_t sharing = step.maxSendersPerHost();
@@ -198,7 +216,7 @@ CollectiveCostModel::dcnRing(llvm::ArrayRef<GroupGeometry> geometries,
   phase.link = LinkClass::Dcn;
   phase.latencySeconds = steps * spec.dcnLatency;
   phase.bandwidthSeconds = steps * stepBandwidth;
-  phase.seconds = steps * std::max(spec.dcnLatency, stepBandwidth);
+  phase.seconds = steps * combine(spec.dcnLatency, stepBandwidth);
   phase.sequentialHops = steps;
   phase.bytesSentPerDevice = steps * chunk;
   phase.linkBytes = steps * step.total();
@@ -348,6 +366,7 @@ CollectiveCostModel::estimate(const CollectiveOp &op) const {
     estimate.phases = routedPhases(op.kind, groups, volume);
   }
   accumulatePhases(estimate);
+  addLaunchCost(estimate);
   estimate.algorithm = summarize(estimate, hierarchical);
   return estimate;
 }

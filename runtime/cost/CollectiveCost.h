@@ -63,6 +63,11 @@ private:
   using Group = llvm::ArrayRef<int64_t>;
 
   IciLinkParams iciParams() const;
+  /// One step's time from its latency and bandwidth terms: their sum when
+  /// calibrated, else the larger.
+  double combine(double latency, double bandwidth) const;
+  /// Adds the generation's per-collective launch cost (calibrated model).
+  void addLaunchCost(CollectiveEstimate &estimate) const;
 
   /// Phases of `kind` over groups that each stay in one slice; `volume` is
   /// V for gathers and reductions, the per-device bytes for all-to-all.

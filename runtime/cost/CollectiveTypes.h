@@ -108,6 +108,8 @@ struct CollectiveEstimate {
   int64_t iciHops = 0;
   int64_t dcnSteps = 0;
   llvm::SmallVector<CollectivePhase, 3> phases;
+  /// The fixed launch cost included in `seconds` (calibrated model).
+  double launchSeconds = 0;
   /// Each group's own duration (permute: each pair's), indexed like the
   /// request; `seconds` is the slowest. Empty when every group takes
   /// `seconds`: a device waits only for its own group, so groups on fast
@@ -124,12 +126,24 @@ struct CollectiveEstimate {
 };
 
 struct CollectiveCostOptions {
-  /// Fraction of the ICI link bandwidth a collective achieves. 1 reproduces
-  /// the research notes' closed forms; the notes suggest ~0.8 for large
-  /// messages (section 7) once calibrated against measurements.
+  /// The calibrated alpha-beta model (default): every collective pays the
+  /// generation's launch cost, each step's latency adds to its bandwidth
+  /// time, and ICI links achieve the generation's `iciEfficiency`. false:
+  /// the research notes' closed forms as written (a step costs the larger of
+  /// its latency and bandwidth terms, no launch cost, full link bandwidth).
+  bool calibrated = true;
+  /// Further scaling of the ICI link bandwidth (on top of the generation's
+  /// efficiency when calibrated).
   double iciEfficiency = 1.0;
   /// Fraction of the DCN NIC and PCIe bandwidth achieved.
   double dcnEfficiency = 1.0;
+
+  /// The uncalibrated closed forms (what the closed-form tests check).
+  static CollectiveCostOptions closedForms() {
+    CollectiveCostOptions options;
+    options.calibrated = false;
+    return options;
+  }
 };
 
 } // namespace xspmd::cost

@@ -83,6 +83,12 @@ enum class StepCombine {
   Additive,
 };
 
+/// How the steps of a ring or an all-to-all combine: pipelined (the larger
+/// term) in the closed forms, latency plus bandwidth when calibrated.
+StepCombine pipelinedSteps(const CollectiveCostOptions &options) {
+  return options.calibrated ? StepCombine::Additive : StepCombine::Overlapped;
+}
+
 /// `steps` repetitions of `traffic` as an ICI phase and, when some message
 /// crosses slices, a concurrent DCN phase.
 llvm::SmallVector<CollectivePhase, 2>
@@ -183,7 +189,7 @@ CollectiveCostModel::routedRing(CollectiveKind kind,
   std::string algorithm =
       formatv("{0} ring over the group order ({1} members, routed hops)",
               bidirectional ? "bidirectional" : "unidirectional", n);
-  return phasesOf(traffic, steps, StepCombine::Overlapped,
+  return phasesOf(traffic, steps, pipelinedSteps(options),
                   iciParams().linkBandwidth, options.dcnEfficiency,
                   stringifyCollectiveKind(kind), algorithm);
 }
@@ -197,7 +203,7 @@ CollectiveCostModel::routedAllToAll(llvm::ArrayRef<Group> groups,
     for (int64_t source : group)
       for (int64_t target : group)
         traffic.send(g, source, target, chunk);
-  return phasesOf(traffic, 1, StepCombine::Overlapped,
+  return phasesOf(traffic, 1, pipelinedSteps(options),
                   iciParams().linkBandwidth, options.dcnEfficiency,
                   "all-to-all", "direct, every chunk routed to its target");
 }
@@ -218,7 +224,7 @@ CollectivePhase CollectiveCostModel::dcnDirect(llvm::ArrayRef<Group> groups,
           chunk * (group.size() - membersInSlice[topology.getSlice(device)]));
   }
   // Only DCN traffic here: a single (DCN) phase.
-  return phasesOf(traffic, 1, StepCombine::Overlapped,
+  return phasesOf(traffic, 1, pipelinedSteps(options),
                   iciParams().linkBandwidth, options.dcnEfficiency,
                   "all-to-all", "")
       .front();
@@ -274,6 +280,7 @@ CollectiveCostModel::estimatePermute(const CollectiveOp &op) const {
       phasesOf(traffic, 1, StepCombine::Additive, iciParams().linkBandwidth,
                options.dcnEfficiency, "collective-permute", algorithm);
   accumulatePhases(estimate);
+  addLaunchCost(estimate);
   estimate.algorithm = estimate.phases.empty()
                            ? std::string("local (no data moves)")
                            : estimate.phases.front().algorithm;

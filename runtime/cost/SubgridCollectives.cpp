@@ -86,7 +86,8 @@ CollectivePhase subgridAllGather(llvm::ArrayRef<GridAxis> axes,
       double ringVolume = gatheredBytes / m * gathered / members;
       const GridAxis &axis = axes[(part + round) % m];
       AxisGather step = gatherAlongAxis(axis, ringVolume, params);
-      roundSeconds = std::max({roundSeconds, step.latency, step.bandwidth});
+      roundSeconds =
+          std::max(roundSeconds, params.combine(step.latency, step.bandwidth));
       roundLatency = std::max(roundLatency, step.latency);
       roundBandwidth = std::max(roundBandwidth, step.bandwidth);
       roundHops = std::max(roundHops, step.hops);
@@ -150,7 +151,7 @@ CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
         chunk * lines * lines * pairDistanceSum(run) * run.stride;
   }
   phase.latencySeconds = phase.sequentialHops * params.hopLatency;
-  phase.seconds = std::max(phase.latencySeconds, phase.bandwidthSeconds);
+  phase.seconds = params.combine(phase.latencySeconds, phase.bandwidthSeconds);
   phase.bytesSentPerDevice = (members - 1) / members * bytesPerDevice;
   return phase;
 }

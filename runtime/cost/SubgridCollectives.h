@@ -36,6 +36,8 @@
 #include "runtime/cost/CollectiveTypes.h"
 #include "runtime/topology/GroupGeometry.h"
 
+#include <algorithm>
+
 namespace xspmd::cost {
 
 /// ICI figures a closed form needs.
@@ -43,6 +45,13 @@ struct IciLinkParams {
   /// One direction of one link, after efficiency.
   double linkBandwidth;
   double hopLatency;
+  /// Latency adds to the bandwidth time (the calibrated alpha-beta model);
+  /// false: a step costs the larger of the two (SB-shard's closed forms).
+  bool additive = false;
+
+  double combine(double latency, double bandwidth) const {
+    return additive ? latency + bandwidth : std::max(latency, bandwidth);
+  }
 };
 
 /// One axis of a sub-grid group as the closed forms see it.

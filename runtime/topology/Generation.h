@@ -82,6 +82,13 @@ struct GenerationSpec {
   /// Latency of one DCN message (unverified: no primary source found).
   double dcnLatency;
 
+  // Calibration of the collective model (docs/topology.md 4.6).
+  /// Fixed cost of every collective (launch and synchronisation), paid once
+  /// besides the per-hop latencies.
+  double collectiveLaunchLatency;
+  /// Fraction of the ICI link bandwidth large collectives achieve.
+  double iciEfficiency;
+
   int64_t chipsPerHost() const {
     return hostBlock[0] * hostBlock[1] * hostBlock[2];
   }

@@ -27,7 +27,7 @@ constexpr double T_dcn = 10e-6;
 CollectiveEstimate permute(const xspmd::topology::Topology &t,
                            llvm::SmallVector<std::pair<int64_t, int64_t>> pairs,
                            double bytes) {
-  CollectiveCostModel model(t);
+  CollectiveCostModel model(t, CollectiveCostOptions::closedForms());
   CollectiveOp op;
   op.kind = CollectiveKind::CollectivePermute;
   op.pairs = std::move(pairs);
@@ -37,7 +37,8 @@ CollectiveEstimate permute(const xspmd::topology::Topology &t,
 
 std::string estimateError(const xspmd::topology::Topology &t,
                           const CollectiveOp &op) {
-  llvm::Expected<CollectiveEstimate> e = CollectiveCostModel(t).estimate(op);
+  llvm::Expected<CollectiveEstimate> e =
+      CollectiveCostModel(t, CollectiveCostOptions::closedForms()).estimate(op);
   if (e) {
     ADD_FAILURE() << "expected an error, got " << e->describe();
     return "";
