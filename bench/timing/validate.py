@@ -9,11 +9,16 @@ Collectives (notes 5.1): the scaling book's Pop Quiz 2 all-gathers on a v5e
 
 Training steps (notes 5.2): hand-written SPMD programs (gen_spmd_transformer.py)
 with the published model shapes and parallelism. Each is simulated with 1 and
-2 layers; the difference is one layer in steady state (the first layer's
-weight gathers are exposed, later ones are prefetched), and MFU = the
-layer's model FLOPs per device (6 x parameters x tokens + 12 x seq x
-attention width x tokens, PaLM's appendix B, no recompute) / (layer time x
-the chip's bf16 peak). Embeddings, the loss, the optimizer (Adam in the
+2 layers; the difference is one layer in steady state, and the whole step of
+the published depth L is T(1) + (L - 1) (T(2) - T(1)) (exact for these
+programs: every layer after the first repeats the same schedule; checked
+against a 4-layer run). The step keeps what happens once: the first layer's
+exposed weight gathers and, at the end, the gradient collectives (over DCN
+too) that the last backward layer cannot hide. MFU = the step's model FLOPs
+per device (6 x parameters x tokens + 12 x seq x attention width x tokens
+per layer, PaLM's appendix B, no recompute) / (step time x the chip's bf16
+peak). L is the parameter count over the per-layer parameters (embeddings
+are about 2% of them): 32 for MaxText 32B and 16B, 118 for PaLM 540B. Embeddings, the loss, the optimizer (Adam in the
 measured runs, SGD here) and the input pipeline are left out.
 
 Measurements of the notes that the simulator cannot reproduce (no preset
@@ -82,20 +87,37 @@ func.func @main(%a: tensor<{shard}x{f}xbf16>) -> tensor<{e}x{f}xbf16> {{
 
 
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
-               devices, tokens, layer_params, attn_width, seq, measured_mfu, note):
+               devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
+               full_depth=False):
+    # full_depth: simulate all `depth` layers (when the step is not linear in
+    # the layer count, e.g. every layer's DCN all-reduce queued at the end).
+    # The memory limit is waived: the model keeps every layer's attention
+    # scores (no flash attention), which the real runs do not hold.
     times = []
-    for layers in (1, 2):
+    for layers in ((depth,) if full_depth else (1, 2)):
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
                                "--layers", str(layers)] + gen, capture_output=True, text=True,
                               check=True).stdout
-        out = run(xla_run, text, [f"--topology={topology}", f"--slices={slices}"], workdir,
-                  f"{name}_{layers}")
+        flags = [f"--topology={topology}", f"--slices={slices}"]
+        if full_depth:
+            flags.append("--ignore-memory-limit")
+        out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
         times.append(step_time(out))
+    if full_depth:
+        step = times[0]
+        rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
+                         predicted=depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens)
+                         / devices / (step * PEAK[chip]) * 100,
+                         note=note + f"; {depth} layers simulated; step {step:.3f} s"))
+        return
     layer = times[1] - times[0]
-    flops = (6 * layer_params * tokens + 12 * seq * attn_width * tokens) / devices
-    mfu = flops / (layer * PEAK[chip]) * 100
+    step = times[0] + (depth - 1) * layer
+    flops = depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens) / devices
+    mfu = flops / (step * PEAK[chip]) * 100
+    once = times[0] - layer
     rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
-                     predicted=mfu, note=note + f"; one layer {layer * 1e3:.1f} ms"))
+                     predicted=mfu, note=note + f"; {depth} layers; one layer {layer * 1e3:.1f} ms, "
+                     f"step {step:.3f} s of which {once * 1e3:.1f} ms once (first gathers, last gradients)"))
 
 
 def unreproduced(case, source, metric, measured, note):
@@ -164,11 +186,17 @@ def main():
         layer_case(a.xla_run, workdir, rows, "MaxText 32B, 1x v5p-128 (64 chips)",
                    "MaxText v5p README (notes 5.2)", common, "v5p:4x4x4", 1, "v5p", 64,
                    448 * S, p32, A, S, 71.47,
-                   "fsdp 16 x tensor 4, no remat simulated (MaxText: remat minimal); 67.76% in the top-level README")
+                   "fsdp 16 x tensor 4, no remat simulated (MaxText: remat minimal); 67.76% in the top-level README",
+                   32)
         layer_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128 (128 chips, DCN)",
                    "MaxText v5p README (notes 5.2)", common + ["--dcn", "2"], "v5p:4x4x4", 2,
                    "v5p", 128, 2 * 448 * S, p32, A, S, 69.43,
-                   "data parallel over 2 slices")
+                   "data parallel over 2 slices", 32)
+        layer_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128, DCN all-reduce after the backward",
+                   "MaxText v5p README (notes 5.2)", common + ["--dcn", "2", "--dcn-after-backward"], "v5p:4x4x4",
+                   2, "v5p", 128, 2 * 448 * S, p32, A, S, 69.43,
+                   "as above, the gradients' DCN all-reduce not overlapped with the backward (bound)", 32,
+                   full_depth=True)
 
         # MaxText 16B on v5e-256 slices (global_parameter_scale=16: d 4096,
         # 64 heads x 128, gated MLP 28672), fsdp 256, per_device_batch_size
@@ -182,7 +210,17 @@ def main():
             layer_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256 ({256 * slices} chips)",
                        "MaxText v5e multislice table (notes 5.2)", gen, "v5e:16x16", slices, "v5e",
                        256 * slices, 6 * 256 * slices * S, p16, A, S, measured,
-                       "fsdp 256 in each slice, data parallel over DCN, full remat")
+                       "fsdp 256 in each slice, data parallel over DCN, full remat", 32)
+        for slices, measured in ((2, 59.37), (32, 54.65)):
+            gen = ["--batch", "6", "--seq", str(S), "--d-model", str(D), "--heads", "64",
+                   "--head-dim", "128", "--ffn", str(F), "--gated", "--remat", "--fsdp", "256",
+                   "--dcn", str(slices), "--dcn-after-backward"]
+            layer_case(a.xla_run, workdir, rows,
+                       f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
+                       "MaxText v5e multislice table (notes 5.2)", gen, "v5e:16x16", slices, "v5e",
+                       256 * slices, 6 * 256 * slices * S, p16, A, S, measured,
+                       "as above, the gradients' DCN all-reduce not overlapped with the backward (bound)", 32,
+                   full_depth=True)
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
         # a pod, 2-way data parallel over DCN; d 18432, 48 heads x 256,
@@ -198,7 +236,8 @@ def main():
                        "Chowdhery et al. 2022 (notes 5.2)", gen, "v4:12x16x16", 2, "v4", 6144,
                        2048 * S, palm, A, S, 46.2,
                        "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2; "
-                       + ("recompute as PaLM did (HFU 57.8%)" if remat else "lower bound on time: no recompute"))
+                       + ("recompute as PaLM did (HFU 57.8%)" if remat else "lower bound on time: no recompute"),
+                       118)
 
     rows.extend(NOT_SIMULATED)
     before = {}
