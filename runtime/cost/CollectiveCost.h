@@ -63,6 +63,10 @@ private:
   using Group = llvm::ArrayRef<int64_t>;
 
   IciLinkParams iciParams() const;
+  /// Errors when a group needs a failed device, or a failed link it cannot
+  /// avoid (docs/topology.md 7).
+  llvm::Error checkFaults(CollectiveKind kind,
+                          llvm::ArrayRef<Group> groups) const;
   /// One step's time from its latency and bandwidth terms: their sum when
   /// calibrated, else the larger.
   double combine(double latency, double bandwidth) const;

@@ -19,6 +19,7 @@
 #ifndef XSPMD_RUNTIME_COST_COLLECTIVETYPES_H
 #define XSPMD_RUNTIME_COST_COLLECTIVETYPES_H
 
+#include "runtime/topology/Faults.h"
 #include "runtime/topology/GroupGeometry.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -137,6 +138,9 @@ struct CollectiveCostOptions {
   double iciEfficiency = 1.0;
   /// Fraction of the DCN NIC and PCIe bandwidth achieved.
   double dcnEfficiency = 1.0;
+  /// Injected faults (slow or failed links, failed devices, degraded DCN);
+  /// not owned, may be null.
+  const topology::FaultSet *faults = nullptr;
 
   /// The uncalibrated closed forms (what the closed-form tests check).
   static CollectiveCostOptions closedForms() {

@@ -28,8 +28,9 @@ namespace {
 /// each group can be costed on its own links.
 class StepTraffic {
 public:
-  StepTraffic(const topology::Topology &topology, size_t numGroups)
-      : topology(topology), ici(topology), dcn(topology),
+  StepTraffic(const topology::Topology &topology,
+              const topology::FaultSet *faults, size_t numGroups)
+      : topology(topology), ici(topology, faults), dcn(topology, faults),
         iciMessages(numGroups), dcnMembers(numGroups) {}
 
   void send(size_t group, int64_t source, int64_t target, double bytes) {
@@ -172,7 +173,7 @@ llvm::SmallVector<CollectivePhase, 2>
 CollectiveCostModel::routedRing(CollectiveKind kind,
                                 llvm::ArrayRef<Group> groups, double volume,
                                 bool bidirectional) const {
-  StepTraffic traffic(topology, groups.size());
+  StepTraffic traffic(topology, options.faults, groups.size());
   int64_t n = groups.front().size();
   double chunk = volume / n;
   for (auto [g, group] : llvm::enumerate(groups))
@@ -197,7 +198,7 @@ CollectiveCostModel::routedRing(CollectiveKind kind,
 llvm::SmallVector<CollectivePhase, 2>
 CollectiveCostModel::routedAllToAll(llvm::ArrayRef<Group> groups,
                                     double bytesPerDevice) const {
-  StepTraffic traffic(topology, groups.size());
+  StepTraffic traffic(topology, options.faults, groups.size());
   double chunk = bytesPerDevice / groups.front().size();
   for (auto [g, group] : llvm::enumerate(groups))
     for (int64_t source : group)
@@ -212,7 +213,7 @@ CollectivePhase CollectiveCostModel::dcnDirect(llvm::ArrayRef<Group> groups,
                                                double bytesPerDevice) const {
   // Each member sends a chunk to, and receives one from, every member in
   // another slice: summed per chip, linear in the group size.
-  StepTraffic traffic(topology, groups.size());
+  StepTraffic traffic(topology, options.faults, groups.size());
   double chunk = bytesPerDevice / groups.front().size();
   for (auto [g, group] : llvm::enumerate(groups)) {
     llvm::DenseMap<int64_t, int64_t> membersInSlice;
@@ -247,7 +248,7 @@ llvm::Expected<CollectiveEstimate>
 CollectiveCostModel::estimatePermute(const CollectiveOp &op) const {
   llvm::DenseSet<int64_t> sources, targets;
   // Each pair is a group of its own: its time is its own route's.
-  StepTraffic traffic(topology, op.pairs.size());
+  StepTraffic traffic(topology, options.faults, op.pairs.size());
   for (auto [pair, endpoints] : llvm::enumerate(op.pairs)) {
     auto [source, target] = endpoints;
     for (int64_t device : {source, target})
@@ -264,6 +265,20 @@ CollectiveCostModel::estimatePermute(const CollectiveOp &op) const {
       return createStringError(formatv("collective-permute: device {0} is "
                                        "the target of two pairs",
                                        target));
+    if (const topology::FaultSet *faults = options.faults) {
+      for (int64_t device : {source, target})
+        if (const std::string *failure = faults->failedDevice(device))
+          return createStringError(formatv("collective-permute {0} -> {1}: "
+                                           "needs {2}",
+                                           source, target, *failure));
+      if (topology.getSlice(source) == topology.getSlice(target))
+        for (int64_t link : traffic.ici.routeLinks(source, target))
+          if (const std::string *failure = faults->failedLink(link))
+            return createStringError(
+                formatv("collective-permute {0} -> {1}: needs {2} (no "
+                        "re-route is modelled for point-to-point)",
+                        source, target, *failure));
+    }
     traffic.send(pair, source, target, op.bytesPerDevice);
   }
   CollectiveEstimate estimate;

@@ -36,7 +36,8 @@ void IciLinkLoads::forEachLink(int64_t source, int64_t target,
   auto walk = [&](ChipCoords &at, int axis, int64_t steps, int direction) {
     int64_t n = topology.getAxisLength(axis);
     for (int64_t i = 0; i < steps; ++i) {
-      visit(topology.getDevice(slice, at) * 6 + axis * 2 + (direction > 0),
+      visit(topology::directedLinkKey(topology.getDevice(slice, at), axis,
+                                      direction),
             share);
       at[axis] = (at[axis] + direction + n) % n;
     }
@@ -81,15 +82,24 @@ double IciLinkLoads::maxLoadOnRoute(int64_t source, int64_t target) const {
   forEachLink(source, target, [&](int64_t link, double) {
     auto it = loads.find(link);
     if (it != loads.end())
-      most = std::max(most, it->second);
+      most = std::max(most, effectiveLoad(link, it->second));
   });
   return most;
+}
+
+llvm::SmallVector<int64_t, 8> IciLinkLoads::routeLinks(int64_t source,
+                                                       int64_t target) const {
+  llvm::SmallVector<int64_t, 8> links;
+  if (source != target)
+    forEachLink(source, target,
+                [&](int64_t link, double) { links.push_back(link); });
+  return links;
 }
 
 double IciLinkLoads::maxLoad() const {
   double most = 0;
   for (const auto &entry : loads)
-    most = std::max(most, entry.second);
+    most = std::max(most, effectiveLoad(entry.first, entry.second));
   return most;
 }
 
@@ -115,18 +125,26 @@ void DcnLoads::addIncoming(int64_t target, double bytes) {
   chipIn[target] += bytes;
 }
 
-static double maxValue(const llvm::DenseMap<int64_t, double> &map) {
-  double most = 0;
-  for (const auto &entry : map)
-    most = std::max(most, entry.second);
-  return most;
+double DcnLoads::slowdown(int64_t key, bool isHost) const {
+  if (!faults)
+    return 1;
+  int64_t slice =
+      isHost ? key / topology.getHostsPerSlice() : topology.getSlice(key);
+  return faults->dcnSlowdown(slice);
 }
 
 double DcnLoads::bandwidthSeconds(double efficiency) const {
   const topology::GenerationSpec &spec = topology.getSpec();
-  double nic = std::max(maxValue(hostOut), maxValue(hostIn)) /
+  // The busiest NIC or PCIe link, in bytes at full bandwidth.
+  auto busiest = [&](const llvm::DenseMap<int64_t, double> &map, bool host) {
+    double most = 0;
+    for (const auto &entry : map)
+      most = std::max(most, entry.second * slowdown(entry.first, host));
+    return most;
+  };
+  double nic = std::max(busiest(hostOut, true), busiest(hostIn, true)) /
                (spec.dcnHostBandwidth * efficiency);
-  double pcie = std::max(maxValue(chipOut), maxValue(chipIn)) /
+  double pcie = std::max(busiest(chipOut, false), busiest(chipIn, false)) /
                 (spec.pcieBandwidth * efficiency);
   return std::max(nic, pcie);
 }
@@ -141,9 +159,10 @@ double DcnLoads::bandwidthSecondsAt(int64_t device, double efficiency) const {
     return 0;
   const topology::GenerationSpec &spec = topology.getSpec();
   int64_t host = topology.getHost(device);
-  double nic = std::max(lookup(hostOut, host), lookup(hostIn, host)) /
+  double factor = slowdown(device, /*isHost=*/false);
+  double nic = factor * std::max(lookup(hostOut, host), lookup(hostIn, host)) /
                (spec.dcnHostBandwidth * efficiency);
-  return std::max(nic, chip / (spec.pcieBandwidth * efficiency));
+  return std::max(nic, factor * chip / (spec.pcieBandwidth * efficiency));
 }
 
 int64_t DcnLoads::maxSendersPerHost() const {

@@ -19,6 +19,7 @@
 #ifndef XSPMD_RUNTIME_COST_ROUTEDTRAFFIC_H
 #define XSPMD_RUNTIME_COST_ROUTEDTRAFFIC_H
 
+#include "runtime/topology/Faults.h"
 #include "runtime/topology/Topology.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -28,8 +29,11 @@ namespace xspmd::cost {
 /// Bytes per directed ICI link.
 class IciLinkLoads {
 public:
-  explicit IciLinkLoads(const topology::Topology &topology)
-      : topology(topology) {}
+  /// Slow links in `faults` (optional) count their bytes times their
+  /// slowdown.
+  explicit IciLinkLoads(const topology::Topology &topology,
+                        const topology::FaultSet *faults = nullptr)
+      : topology(topology), faults(faults) {}
 
   /// Routes `bytes` from `source` to `target` (same slice, distinct); returns
   /// the route's hop count and the number of ports it spreads over.
@@ -44,7 +48,13 @@ public:
   double maxLoadOnRoute(int64_t source, int64_t target) const;
 
   bool empty() const { return loads.empty(); }
-  /// Bytes on the busiest directed link.
+  /// The directed links (topology::directedLinkKey) of the route `source`
+  /// -> `target`.
+  llvm::SmallVector<int64_t, 8> routeLinks(int64_t source,
+                                           int64_t target) const;
+
+  /// Bytes on the busiest directed link (a slow link's bytes count times its
+  /// slowdown: the time it needs at full bandwidth).
   double maxLoad() const;
   /// Bytes summed over all directed links.
   double totalLoad() const;
@@ -55,15 +65,25 @@ private:
   template <typename Visit>
   void forEachLink(int64_t source, int64_t target, Visit visit) const;
 
+  /// The load of `key` weighted by its slowdown.
+  double effectiveLoad(int64_t key, double bytes) const {
+    return faults ? bytes * faults->linkSlowdown(key) : bytes;
+  }
+
   const topology::Topology &topology;
-  /// Key: device * 6 + axis * 2 + (direction > 0).
+  const topology::FaultSet *faults;
+  /// Key: topology::directedLinkKey.
   llvm::DenseMap<int64_t, double> loads;
 };
 
 /// Bytes through each host NIC and chip PCIe link, per direction.
 class DcnLoads {
 public:
-  explicit DcnLoads(const topology::Topology &topology) : topology(topology) {}
+  /// Degraded DCN in `faults` (optional) divides the bandwidth of the
+  /// affected hosts' NICs and PCIe links.
+  explicit DcnLoads(const topology::Topology &topology,
+                    const topology::FaultSet *faults = nullptr)
+      : topology(topology), faults(faults) {}
 
   /// `bytes` from `source` to `target` in different slices.
   void add(int64_t source, int64_t target, double bytes) {
@@ -86,7 +106,11 @@ public:
   int64_t maxSendersPerHost() const;
 
 private:
+  /// The DCN slowdown of the host or chip `key` (`isHost`).
+  double slowdown(int64_t key, bool isHost) const;
+
   const topology::Topology &topology;
+  const topology::FaultSet *faults;
   double totalBytes = 0;
   int64_t messages = 0;
   llvm::DenseMap<int64_t, double> hostOut, hostIn, chipOut, chipIn;

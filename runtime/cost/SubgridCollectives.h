@@ -60,6 +60,10 @@ struct GridAxis {
   /// Groups of the same collective whose runs use the same links (1 unless
   /// the run is strided and other groups fill the chips in between).
   int64_t linkSharing = 1;
+  /// The slowest link the run uses divides its bandwidth (injected faults).
+  double slowdown = 1;
+  /// The run was a ring whose failed link it now avoids, running as a line.
+  bool rerouted = false;
 };
 
 /// All-gather of `gatheredBytes` in total (the notes' V) over one sub-grid

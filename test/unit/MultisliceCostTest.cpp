@@ -287,6 +287,90 @@ TEST(PerGroupTimes, UniformGroupsAndPermutePairs) {
 }
 
 //===----------------------------------------------------------------------===//
+// Injected faults
+//===----------------------------------------------------------------------===//
+
+CollectiveCostOptions withFaults(const xspmd::topology::FaultSet &faults) {
+  CollectiveCostOptions options = CollectiveCostOptions::closedForms();
+  options.faults = &faults;
+  return options;
+}
+
+TEST(Faults, SlowLinkSlowsOnlyTheRingsThroughIt) {
+  // v6e 16x16, rows are x rings of 16 (notes 2.4): (N-1)/N V / W_bidi. A
+  // link of row 0 at 1/4 of its bandwidth divides that ring's by 4; the
+  // other rows keep theirs.
+  auto t = makeTopology("v6e:16x16");
+  xspmd::topology::FaultSet faults;
+  ASSERT_FALSE(static_cast<bool>(faults.add(t, "link:5:x+:slow=4")));
+  double V = 64 * MiB, N = 16;
+  auto e = estimate(t, CollectiveKind::AllGather, torusLines(t, 0), V / N,
+                    withFaults(faults));
+  double healthy = (N - 1) / N * V / (2 * W_uni_v6e);
+  ASSERT_EQ(e.groupSeconds.size(), 16u);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), 4 * healthy);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(1), healthy);
+  EXPECT_WITHIN_2PCT(e.seconds, 4 * healthy);
+}
+
+TEST(Faults, FailedLinksReroutedOrReported) {
+  auto t = makeTopology("v6e:16x16");
+  double V = 64 * MiB, N = 16;
+  // One failed link on a ring: a line of 16, (N-1) (V/N) / W_uni.
+  xspmd::topology::FaultSet one;
+  ASSERT_FALSE(static_cast<bool>(one.add(t, "link:15:x+:fail")));
+  auto e = estimate(t, CollectiveKind::AllGather, torusLines(t, 0), V / N,
+                    withFaults(one));
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), (N - 1) * (V / N) / W_uni_v6e);
+  // Two on the same ring: an error naming the first.
+  xspmd::topology::FaultSet two;
+  ASSERT_FALSE(static_cast<bool>(two.add(t, "link:3:x+:fail")));
+  ASSERT_FALSE(static_cast<bool>(two.add(t, "link:9:x-:fail")));
+  CollectiveOp op;
+  op.kind = CollectiveKind::AllReduce;
+  op.groups = torusLines(t, 0);
+  op.bytesPerDevice = V;
+  auto failed = CollectiveCostModel(t, withFaults(two)).estimate(op);
+  ASSERT_FALSE(static_cast<bool>(failed));
+  EXPECT_NE(llvm::toString(failed.takeError())
+                .find("needs link 3 x+ (device 3 <-> device 4) failed"),
+            std::string::npos);
+  // A permute routed over the failed link, and a failed device.
+  CollectiveOp permute;
+  permute.kind = CollectiveKind::CollectivePermute;
+  permute.pairs = {{2, 5}};
+  permute.bytesPerDevice = V;
+  auto blocked = CollectiveCostModel(t, withFaults(two)).estimate(permute);
+  ASSERT_FALSE(static_cast<bool>(blocked));
+  EXPECT_NE(llvm::toString(blocked.takeError()).find("2 -> 5: needs link 3"),
+            std::string::npos);
+  xspmd::topology::FaultSet device;
+  ASSERT_FALSE(static_cast<bool>(device.add(t, "device:17:fail")));
+  auto down = CollectiveCostModel(t, withFaults(device)).estimate(op);
+  ASSERT_FALSE(static_cast<bool>(down));
+  EXPECT_NE(llvm::toString(down.takeError())
+                .find("all-reduce over [16, 17, 18, 19, 20, 21, 22, 23, ...] "
+                      "(16 devices): needs device 17 failed"),
+            std::string::npos);
+}
+
+TEST(Faults, DegradedDcnDividesNicAndPcie) {
+  // As DcnAllReduceSharedByHost, with the DCN at 1/3.
+  auto t = makeTopology("v5p:2x2x1", 2);
+  xspmd::topology::FaultSet faults;
+  ASSERT_FALSE(static_cast<bool>(faults.add(t, "dcn:slow=3")));
+  double V = 64 * MiB, S = 2;
+  auto e = estimate(t, CollectiveKind::AllReduce,
+                    {{0, 4}, {1, 5}, {2, 6}, {3, 7}}, V, withFaults(faults));
+  EXPECT_WITHIN_2PCT(e.seconds, 3 * 2 * (S - 1) / S * V / (NIC_v5p / 4));
+  // Malformed or impossible faults are errors.
+  for (const char *bad : {"dcn:2:slow=2", "link:0:z+:slow=2", "link:0:q+:fail",
+                          "device:0:slow=2", "link:0:x+:slow=x"})
+    EXPECT_TRUE(static_cast<bool>(llvm::errorToBool(faults.add(t, bad))))
+        << bad;
+}
+
+//===----------------------------------------------------------------------===//
 // Requests
 //===----------------------------------------------------------------------===//
 
