@@ -86,6 +86,41 @@ func.func @main(%a: tensor<{shard}x{f}xbf16>) -> tensor<{e}x{f}xbf16> {{
                      measured=measured_us, predicted=predicted, note=note))
 
 
+def tpu7x_all_gather_case(xla_run, workdir, rows, shape, n, measured_gbps, note):
+    # amb's f32[n,8,128] per JAX device; a simulated TPU7x device is a chip
+    # (two JAX devices), so each chip contributes f32[2n,8,128]. amb's bus
+    # bandwidth counts S x P bytes, S = the device's shard, P = the devices
+    # on other chips (notes 5.1: 1.57 MB moved at n = 64 on 2x2x1 = 6 S).
+    chips = {"2x2x1": 4, "2x2x2": 8}[shape]
+    peers = 2 * chips - 2
+    text = f"""xla.mesh @mesh = <["c"={chips}]>
+func.func @main(%a: tensor<{2 * n}x8x128xf32>) -> tensor<{2 * n * chips}x8x128xf32> {{
+  %g = xla.all_gather %a, dim = 0 mesh_axes = @mesh["c"] : (tensor<{2 * n}x8x128xf32>) -> tensor<{2 * n * chips}x8x128xf32>
+  return %g : tensor<{2 * n * chips}x8x128xf32>
+}}
+"""
+    out = run(xla_run, text, [f"--topology=tpu7x:{shape}"], workdir, f"ag7_{shape}_{n}")
+    shard = n * 8 * 128 * 4
+    rows.append(dict(case=f"TPU7x {shape}, AllGather f32[{n},8,128] per device",
+                     source="amb Ironwood all_gather.md (notes 5.1)", metric="bus bandwidth (GB/s)",
+                     measured=measured_gbps, predicted=shard * peers / collective_time(out) / 1e9,
+                     note=note))
+
+
+def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
+    text = f"""func.func @main(%a: tensor<{m}x{m}xbf16>, %b: tensor<{m}x{m}xbf16>) -> tensor<{m}x{m}xbf16> {{
+  %c = xla.matmul %a, %b : (tensor<{m}x{m}xbf16>, tensor<{m}x{m}xbf16>) -> tensor<{m}x{m}xbf16>
+  return %c : tensor<{m}x{m}xbf16>
+}}
+"""
+    out = run(xla_run, text, ["--topology=tpu7x:2x2x1"], workdir, f"gemm7_{m}")
+    # A chip is two JAX devices: per device, half the chip's throughput.
+    per_device = 2 * m ** 3 / step_time(out) / 2 / 1e12
+    rows.append(dict(case=f"TPU7x GEMM bf16 m=n=k={m}", source="amb Ironwood GEMM (notes 5.1)",
+                     metric="TFLOP/s per device", measured=measured_tflops, predicted=per_device,
+                     note="in-sample: the curve is the simulator's matmul efficiency (docs/topology.md 3.2)"))
+
+
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
                devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
                full_depth=False):
@@ -125,19 +160,11 @@ def unreproduced(case, source, metric, measured, note):
 
 
 NO_V2 = "no TPU v2 preset (the notes give no v2 chip figures)"
-NO_7X = "TPU7x is not a preset: two JAX devices per chip (docs/topology.md 2)"
 NO_V3 = "no TPU v3 preset (GSPMD-era chip)"
 NO_SHAPE = "model shapes (layers, widths) not in the notes"
 NOT_SIMULATED = (
     [unreproduced("TPU v2 4x2, ReduceScatter of a 134 MB shard over 1 hop", "SB-prof (notes 5.1)", "time (ms)", 1.13, NO_V2),
      unreproduced("TPU v2 8 cores, FFW matmul", "SB-prof (notes 5.1)", "time (ms)", 96.0, NO_V2)]
-    + [unreproduced(f"TPU7x {shape}, AllGather f32[{n},8,128] per device", "amb Ironwood all_gather.md (notes 5.1)",
-                    "bus bandwidth (GB/s)", bw, NO_7X)
-       for shape, curve in (("2x2x1", (71.8, 129.2, 161.9, 174.8, 178.8)), ("2x2x2", (69.5, 127.4, 162.1, 174.7, 178.8)))
-       for n, bw in zip((64, 256, 1024, 4096, 16384), curve)]
-    + [unreproduced(f"TPU7x GEMM bf16 m=n=k={m}", "amb Ironwood GEMM (notes 5.1)", "TFLOP/s per device", tf,
-                    NO_7X + "; the curve is the simulator's matmul efficiency (docs/topology.md 3.2)")
-       for m, tf in ((128, 2.6), (256, 18.3), (512, 105), (1024, 350), (2048, 679), (4096, 893), (16384, 950), (32768, 956))]
     + [unreproduced(f"MaxText {size} {typ}", "MaxText v5p README (notes 5.2)", "MFU (%)", mfu, NO_SHAPE)
        for size, typ, mfu in (("32B", "1x v5p-128 (top-level README)", 67.76), ("64B", "v5p-128", 70.31),
                               ("128B", "v5p-256", 68.68), ("128B", "v5p-512", 68.53), ("256B", "v5p-1024", 68.82),
@@ -175,6 +202,18 @@ def main():
                         "bandwidth bound; SB's own model says 560 us")
         all_gather_case(a.xla_run, workdir, rows, 256, 256, 8.0,
                         "latency bound (32 kB shards); SB's model says ~3 us")
+
+        # TPU7x all-gather curves: 2x2x1 fits the preset's launch cost and
+        # ICI efficiency (docs/topology.md 4.6); 2x2x2 is out of sample.
+        for shape, curve in (("2x2x1", (71.8, 129.2, 161.9, 174.8, 178.8)),
+                             ("2x2x2", (69.5, 127.4, 162.1, 174.7, 178.8))):
+            for n, gbps in zip((64, 256, 1024, 4096, 16384), curve):
+                tpu7x_all_gather_case(a.xla_run, workdir, rows, shape, n, gbps,
+                                      "in-sample (fits TPU7x's launch cost and efficiency)" if shape == "2x2x1"
+                                      else "out of sample (the 2x2x1 fit applied to 8 chips)")
+        for m, tflops in ((128, 2.6), (256, 18.3), (512, 105), (1024, 350), (2048, 679), (4096, 893),
+                          (16384, 950), (32768, 956)):
+            tpu7x_gemm_case(a.xla_run, workdir, rows, m, tflops)
 
         # MaxText 32B (global_parameter_scale=32: d 8192, 64 heads x 128,
         # gated MLP 28672), v5p-128 = 64 chips, fsdp 16 x tensor 4,

@@ -134,6 +134,32 @@ const GenerationSpec kSpecs[] = {
         kLaunchLatency,
         kIciEfficiency,
     },
+    {
+        // TPU7x (Ironwood), modelled per chip: JAX exposes each chip as two
+        // devices (notes 1.1); a simulated device is the whole chip.
+        Generation::Tpu7x,
+        "tpu7x",
+        "tpu7x",
+        3,
+        2,
+        {2, 2, 1},
+        9216,
+        24, // unverified: the notes give the pod size only
+        WraparoundRule::WholeCubes,
+        192 * GiB,
+        7.38e12,
+        2.307e15,
+        4.614e15, // fp8 (no int8 figure in the notes)
+        6,
+        1e11,           // amb PEAK_ICI_LINK_BW: 100 GB/s one way
+        1e-6,           // SB's ~1 us, as the other generations
+        3.2e10,         // unverified: v6e's (the notes have none for TPU7x)
+        4 * 100 * Gbps, // 100 Gb/s per chip, 4 chips per host
+        10e-6,
+        // Fitted on amb's 2x2x1 all-gather curve (docs/topology.md 4.6).
+        11.2e-6,
+        0.89,
+    },
 };
 
 } // namespace

@@ -23,7 +23,7 @@
 
 namespace xspmd::topology {
 
-enum class Generation { V4, V5e, V5p, V6e };
+enum class Generation { V4, V5e, V5p, V6e, Tpu7x };
 
 /// When an ICI axis of a slice closes into a ring.
 enum class WraparoundRule {

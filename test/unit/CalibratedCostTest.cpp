@@ -32,6 +32,12 @@ CollectiveEstimate calibrated(const xspmd::topology::Topology &t,
 
 TEST(Calibrated, PresetsCarryTheFittedParameters) {
   for (const auto &spec : xspmd::topology::allGenerationSpecs()) {
+    if (spec.generation == xspmd::topology::Generation::Tpu7x) {
+      // Its own fit (amb's 2x2x1 all-gather curve).
+      EXPECT_DOUBLE_EQ(spec.collectiveLaunchLatency, 11.2e-6);
+      EXPECT_DOUBLE_EQ(spec.iciEfficiency, 0.89);
+      continue;
+    }
     EXPECT_DOUBLE_EQ(spec.collectiveLaunchLatency, T_launch) << spec.name.str();
     EXPECT_DOUBLE_EQ(spec.iciEfficiency, E_ici) << spec.name.str();
   }
@@ -105,6 +111,22 @@ TEST(Calibrated, PointToPointPaysTheLaunchOnce) {
   auto e = llvm::cantFail(model.estimate(op));
   EXPECT_WITHIN_2PCT(e.seconds,
                      T_launch + 6 * T_min + 17e6 / (2 * E_ici * W_uni_v5e));
+}
+
+TEST(Calibrated, Tpu7xAllGatherCurveOn2x2x1) {
+  // amb's all-gather of f32[n,8,128] per JAX device over a TPU7x 2x2x1
+  // (notes 5.1); a simulated device is a chip (2 JAX devices), so a chip's
+  // shard is 2 S (V = 8 S). Multi-axis over two lines of 2: 2 rounds of one
+  // hop each link moving V/8 then V/4 at 0.89 x 1e11 B/s, plus the 11.2 us
+  // launch. amb's bus bandwidth is 6 S / time.
+  auto t = makeTopology("tpu7x:2x2x1");
+  for (auto [n, measured] :
+       {std::pair{64.0, 71.8e9}, std::pair{16384.0, 178.8e9}}) {
+    double S = n * 8 * 128 * 4;
+    auto e = calibrated(t, CollectiveKind::AllGather, everything(t), 2 * S);
+    EXPECT_WITHIN_2PCT(e.seconds, 11.2e-6 + 2 * T_min + 6 * S / (0.89 * 2e11));
+    EXPECT_NEAR(6 * S / e.seconds, measured, 0.02 * measured);
+  }
 }
 
 TEST(Calibrated, GroupsOfOneCostNothing) {
