@@ -94,12 +94,15 @@ CostModel::estimate(const runtime::CollectiveCall &call) {
     // The cost model's groups are the call's groups, or for a permute every
     // group's pairs in order; a device takes its own group's (pairs') time.
     record.deviceSeconds.assign(topology.getNumDevices(), 0);
+    record.deviceGroup.assign(topology.getNumDevices(), -1);
     const std::vector<double> &groupSeconds = record.estimate.groupSeconds;
     size_t index = 0;
     for (const auto &group : call.groups) {
       if (call.kind != runtime::CollectiveKind::collectivePermute) {
-        for (int64_t device : group)
+        for (int64_t device : group) {
           record.deviceSeconds[device] = groupSeconds[index];
+          record.deviceGroup[device] = static_cast<int32_t>(index);
+        }
         ++index;
         continue;
       }

@@ -38,10 +38,20 @@ struct CollectiveRecord {
   /// Per device of the topology, its own group's duration, when groups
   /// differ (empty: every device takes `estimate.seconds`).
   std::vector<double> deviceSeconds;
+  /// Per device, its group in the estimate (-1: none, or a permute), when
+  /// groups differ.
+  std::vector<int32_t> deviceGroup;
 
   /// How long `device`'s part of the collective lasts once its group met.
   double secondsOf(int64_t device) const {
     return deviceSeconds.empty() ? estimate.seconds : deviceSeconds[device];
+  }
+  /// How long `device`'s group spends in `phase` (the slowest group's time
+  /// when unknown).
+  double phaseSecondsOf(const cost::CollectivePhase &phase,
+                        int64_t device) const {
+    int32_t group = deviceGroup.empty() ? -1 : deviceGroup[device];
+    return group < 0 ? phase.seconds : phase.secondsOfGroup(group);
   }
 };
 
