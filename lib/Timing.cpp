@@ -113,9 +113,26 @@ TimedRun::create(ModuleOp module, const FunctionRunner &runner,
         chips));
   }
 
+  run->faults = std::make_unique<topology::FaultSet>();
+  for (const std::string &spec : options.faults)
+    if (llvm::Error err = run->faults->add(*run->topology, spec))
+      return timingError(llvm::toString(std::move(err)));
+  for (int64_t device = 0; device < numDevices; ++device)
+    if (const std::string *failure = run->faults->failedDevice(device))
+      return timingError(fmt::format(
+          "{}, but the run uses it (the program runs on device{} 0{})",
+          *failure, numDevices == 1 ? "" : "s",
+          numDevices == 1 ? std::string()
+                          : fmt::format("-{}", numDevices - 1)));
+  for (const std::string &spec : run->faults->getSpecs())
+    run->notes.push_back("fault: " + spec);
+
   int64_t costingStart = report::nowNs();
+  timeline::CostModelOptions costOptions = options.costs;
+  if (!run->faults->empty())
+    costOptions.collectives.faults = run->faults.get();
   run->costs =
-      std::make_unique<timeline::CostModel>(*run->topology, options.costs);
+      std::make_unique<timeline::CostModel>(*run->topology, costOptions);
   run->programs.assign(runner.getDevicePrograms().begin(),
                        runner.getDevicePrograms().end());
   std::map<const runtime::Program *, int32_t> distinct;

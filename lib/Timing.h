@@ -24,6 +24,7 @@
 #include "runtime/report/MemoryAnalysis.h"
 #include "runtime/report/TimingReport.h"
 #include "runtime/timeline/DeviceClock.h"
+#include "runtime/topology/Faults.h"
 #include "runtime/topology/Topology.h"
 
 #include <memory>
@@ -37,6 +38,8 @@ struct TimingOptions {
   /// DCN size, or 1).
   std::string topology;
   int64_t slices = 0;
+  /// `--fault` values (runtime/topology/Faults.h), parsed on the topology.
+  std::vector<std::string> faults;
   /// Collectives as async start/done pairs (default) or on the compute
   /// stream.
   bool asyncCollectives = true;
@@ -87,6 +90,7 @@ private:
   TimedRun() = default;
 
   std::unique_ptr<topology::Topology> topology;
+  std::unique_ptr<topology::FaultSet> faults;
   std::unique_ptr<timeline::CostModel> costs;
   std::vector<const runtime::Program *> programs;
   std::vector<std::unique_ptr<timeline::DeviceClock>> clocks;

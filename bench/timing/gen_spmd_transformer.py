@@ -18,8 +18,10 @@ with published measurements (docs/simulator.md, "Validation"):
             (Megatron)
   backward  re-gather the weights (FSDP frees them), weight gradients
             reduce-scattered over fsdp (then all-reduced over data across
-            slices), input gradients all-reduced over tensor; --remat
-            recomputes each layer's forward before its backward
+            slices, as soon as the layer's gradient is ready, or with
+            --dcn-after-backward all after the backward pass), input
+            gradients all-reduced over tensor; --remat recomputes each
+            layer's forward before its backward
   update    SGD on the local weight shards (donated)
   schedule  the program order is the schedule: each layer's weight gathers
             are issued one layer ahead (prefetch), as XLA's latency-hiding
@@ -94,6 +96,9 @@ def main():
     ap.add_argument("--gated", action="store_true", help="gated MLP: silu(x w1) * (x w1g)")
     ap.add_argument("--remat", action="store_true", help="recompute each layer's forward in the backward")
     ap.add_argument("--dcn", type=int, default=1)
+    ap.add_argument("--dcn-after-backward", action="store_true",
+                    help="all-reduce the gradients over DCN after the whole backward pass (no overlap with "
+                         "it) instead of as soon as each layer's gradient is reduce-scattered")
     ap.add_argument("--fsdp", type=int, default=1)
     ap.add_argument("--tensor", type=int, default=1)
     ap.add_argument("--dtype", default="bf16")
@@ -178,7 +183,7 @@ def main():
         # MQA's K/V weights are replicated over tensor: sum their gradients.
         if mqa and n in ("wk", "wv") and tp > 1:
             dw = e.all_reduce(dw, local, TENSOR)
-        if a.dcn > 1:
+        if a.dcn > 1 and not a.dcn_after_backward:
             dw = e.all_reduce(dw, local, DATA)
         return dw
 
@@ -255,6 +260,11 @@ def main():
         if a.remat:
             _, sv = forward(sv["x"], again[l])
         dy, grads[l] = backward(dy, again[l], sv)
+    if a.dcn > 1 and a.dcn_after_backward:
+        # Issued in backward order, after the last layer's backward.
+        for l in reversed(range(L)):
+            for n in grads[l]:
+                grads[l][n] = e.all_reduce(grads[l][n], W[n][0], DATA)
     new = []
     for l in range(L):
         for n in names:

@@ -9,17 +9,31 @@ Collectives (notes 5.1): the scaling book's Pop Quiz 2 all-gathers on a v5e
 
 Training steps (notes 5.2): hand-written SPMD programs (gen_spmd_transformer.py)
 with the published model shapes and parallelism. Each is simulated with 1 and
-2 layers; the difference is one layer in steady state (the first layer's
-weight gathers are exposed, later ones are prefetched), and MFU = the
-layer's model FLOPs per device (6 x parameters x tokens + 12 x seq x
-attention width x tokens, PaLM's appendix B, no recompute) / (layer time x
-the chip's bf16 peak). Embeddings, the loss, the optimizer (Adam in the
+2 layers; the difference is one layer in steady state, and the whole step of
+the published depth L is T(1) + (L - 1) (T(2) - T(1)) (exact for these
+programs: every layer after the first repeats the same schedule; checked
+against a 4-layer run). The step keeps what happens once: the first layer's
+exposed weight gathers and, at the end, the gradient collectives (over DCN
+too) that the last backward layer cannot hide. MFU = the step's model FLOPs
+per device (6 x parameters x tokens + 12 x seq x attention width x tokens
+per layer, PaLM's appendix B, no recompute) / (step time x the chip's bf16
+peak). L is the parameter count over the per-layer parameters (embeddings
+are about 2% of them): 32 for MaxText 32B and 16B, 118 for PaLM 540B. Embeddings, the loss, the optimizer (Adam in the
 measured runs, SGD here) and the input pipeline are left out.
 
+Measurements of the notes that the simulator cannot reproduce (no preset
+for the chip, or model shapes the notes do not give) are listed with the
+reason and no prediction, so the table covers every published number.
+
+--baseline CSV adds the predictions of an earlier run (same case names) as
+"before" columns: the before/after table of docs/simulator.md.
+
 Usage: validate.py [--xla-run build/bin/xla-run] [--out bench/results/validation.csv]
+                   [--baseline old.csv]
 """
 
 import argparse
+import csv
 import os
 import re
 import subprocess
@@ -72,27 +86,115 @@ func.func @main(%a: tensor<{shard}x{f}xbf16>) -> tensor<{e}x{f}xbf16> {{
                      measured=measured_us, predicted=predicted, note=note))
 
 
+def tpu7x_all_gather_case(xla_run, workdir, rows, shape, n, measured_gbps, note):
+    # amb's f32[n,8,128] per JAX device; a simulated TPU7x device is a chip
+    # (two JAX devices), so each chip contributes f32[2n,8,128]. amb's bus
+    # bandwidth counts S x P bytes, S = the device's shard, P = the devices
+    # on other chips (notes 5.1: 1.57 MB moved at n = 64 on 2x2x1 = 6 S).
+    chips = {"2x2x1": 4, "2x2x2": 8}[shape]
+    peers = 2 * chips - 2
+    text = f"""xla.mesh @mesh = <["c"={chips}]>
+func.func @main(%a: tensor<{2 * n}x8x128xf32>) -> tensor<{2 * n * chips}x8x128xf32> {{
+  %g = xla.all_gather %a, dim = 0 mesh_axes = @mesh["c"] : (tensor<{2 * n}x8x128xf32>) -> tensor<{2 * n * chips}x8x128xf32>
+  return %g : tensor<{2 * n * chips}x8x128xf32>
+}}
+"""
+    out = run(xla_run, text, [f"--topology=tpu7x:{shape}"], workdir, f"ag7_{shape}_{n}")
+    shard = n * 8 * 128 * 4
+    rows.append(dict(case=f"TPU7x {shape}, AllGather f32[{n},8,128] per device",
+                     source="amb Ironwood all_gather.md (notes 5.1)", metric="bus bandwidth (GB/s)",
+                     measured=measured_gbps, predicted=shard * peers / collective_time(out) / 1e9,
+                     note=note))
+
+
+def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
+    text = f"""func.func @main(%a: tensor<{m}x{m}xbf16>, %b: tensor<{m}x{m}xbf16>) -> tensor<{m}x{m}xbf16> {{
+  %c = xla.matmul %a, %b : (tensor<{m}x{m}xbf16>, tensor<{m}x{m}xbf16>) -> tensor<{m}x{m}xbf16>
+  return %c : tensor<{m}x{m}xbf16>
+}}
+"""
+    out = run(xla_run, text, ["--topology=tpu7x:2x2x1"], workdir, f"gemm7_{m}")
+    # A chip is two JAX devices: per device, half the chip's throughput.
+    per_device = 2 * m ** 3 / step_time(out) / 2 / 1e12
+    rows.append(dict(case=f"TPU7x GEMM bf16 m=n=k={m}", source="amb Ironwood GEMM (notes 5.1)",
+                     metric="TFLOP/s per device", measured=measured_tflops, predicted=per_device,
+                     note="in-sample: the curve is the simulator's matmul efficiency (docs/topology.md 3.2)"))
+
+
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
-               devices, tokens, layer_params, attn_width, seq, measured_mfu, note):
+               devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
+               full_depth=False):
+    # full_depth: simulate all `depth` layers (when the step is not linear in
+    # the layer count, e.g. every layer's DCN all-reduce queued at the end).
+    # The memory limit is waived: the model keeps every layer's attention
+    # scores (no flash attention), which the real runs do not hold.
     times = []
-    for layers in (1, 2):
+    for layers in ((depth,) if full_depth else (1, 2)):
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
                                "--layers", str(layers)] + gen, capture_output=True, text=True,
                               check=True).stdout
-        out = run(xla_run, text, [f"--topology={topology}", f"--slices={slices}"], workdir,
-                  f"{name}_{layers}")
+        flags = [f"--topology={topology}", f"--slices={slices}"]
+        if full_depth:
+            flags.append("--ignore-memory-limit")
+        out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
         times.append(step_time(out))
+    if full_depth:
+        step = times[0]
+        rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
+                         predicted=depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens)
+                         / devices / (step * PEAK[chip]) * 100,
+                         note=note + f"; {depth} layers simulated; step {step:.3f} s"))
+        return
     layer = times[1] - times[0]
-    flops = (6 * layer_params * tokens + 12 * seq * attn_width * tokens) / devices
-    mfu = flops / (layer * PEAK[chip]) * 100
+    step = times[0] + (depth - 1) * layer
+    flops = depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens) / devices
+    mfu = flops / (step * PEAK[chip]) * 100
+    once = times[0] - layer
     rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
-                     predicted=mfu, note=note + f"; one layer {layer * 1e3:.1f} ms"))
+                     predicted=mfu, note=note + f"; {depth} layers; one layer {layer * 1e3:.1f} ms, "
+                     f"step {step:.3f} s of which {once * 1e3:.1f} ms once (first gathers, last gradients)"))
+
+
+def unreproduced(case, source, metric, measured, note):
+    return dict(case=case, source=source, metric=metric, measured=measured, predicted=None, note=note)
+
+
+NO_V2 = "no TPU v2 preset (the notes give no v2 chip figures)"
+NO_V3 = "no TPU v3 preset (GSPMD-era chip)"
+NO_SHAPE = "model shapes (layers, widths) not in the notes"
+NOT_SIMULATED = (
+    [unreproduced("TPU v2 4x2, ReduceScatter of a 134 MB shard over 1 hop", "SB-prof (notes 5.1)", "time (ms)", 1.13, NO_V2),
+     unreproduced("TPU v2 8 cores, FFW matmul", "SB-prof (notes 5.1)", "time (ms)", 96.0, NO_V2)]
+    + [unreproduced(f"MaxText {size} {typ}", "MaxText v5p README (notes 5.2)", "MFU (%)", mfu, NO_SHAPE)
+       for size, typ, mfu in (("32B", "1x v5p-128 (top-level README)", 67.76), ("64B", "v5p-128", 70.31),
+                              ("128B", "v5p-256", 68.68), ("128B", "v5p-512", 68.53), ("256B", "v5p-1024", 68.82),
+                              ("512B", "v5p-1024", 63.99), ("1024B", "v5p-2048", 64.05), ("1024B", "v5p-4096", 64.80),
+                              ("1160B", "v5p-7680", 64.27), ("1160B", "v5p-12288", 66.23))]
+    + [unreproduced(f"MaxText {size}, {n}x v5e-256", "MaxText v5e multislice table (notes 5.2)", "MFU (%)", mfu, NO_SHAPE)
+       for size, curve in (("32B", (66.86, 64.81, 64.10, 63.67, 62.26, 60.40)),
+                           ("64B", (59.90, 56.66, 55.85, 54.96, 53.29, 50.18)),
+                           ("128B", (56.06, 55.82, 54.93, 52.93, 50.86, 46.25)))
+       for n, mfu in zip((1, 2, 4, 8, 16, 32), curve)]
+    + [unreproduced(f"MaxText {size}, {n}x {typ} (older README)", "MaxText v4 README (notes 5.2)", "MFU (%)", mfu,
+                    NO_SHAPE)
+       for size, n, typ, mfu in (("22B", 1, "v4-128", 60.0), ("22B", 2, "v4-128", 57.4), ("22B", 4, "v4-128", 56.3),
+                                 ("52B", 1, "v4-384", 55.2), ("52B", 2, "v4-384", 51.6))]
+    + [unreproduced("PaLM 540B HFU", "Chowdhery et al. 2022 (notes 5.2)", "HFU (%)", 57.8,
+                    "bracketed by the two PaLM MFU rows (partial remat not modelled)"),
+       unreproduced("MLPerf v1.1 480B on 2048 v4 chips", "analyticsindiamag summary (notes 5.2)", "efficiency (%)", 63.0,
+                    NO_SHAPE)]
+    + [unreproduced(f"GSPMD {name}", "lingvo synthetic_packed_input.py (notes 5.3)", "MFU 6N (%)", mfu, NO_V3)
+       for name, mfu in (("DenseLm128B8x8, v3-128", 38.8), ("DenseLm128B16x16, v3-512", 47.2),
+                         ("DenseLm128B32x32, v3-2048", 40.7), ("DenseLm175B32x32, v3-2048", 42.8),
+                         ("DenseLm1T16x16, v3-512", 29.3), ("DenseLm12kWide41BAdam16x16, v3-512", 41.5))]
+)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--xla-run", default=os.path.join(ROOT, "build", "bin", "xla-run"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "validation.csv"))
+    ap.add_argument("--baseline", help="CSV of an earlier run: its predictions become the 'before' columns")
     a = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
@@ -100,6 +202,18 @@ def main():
                         "bandwidth bound; SB's own model says 560 us")
         all_gather_case(a.xla_run, workdir, rows, 256, 256, 8.0,
                         "latency bound (32 kB shards); SB's model says ~3 us")
+
+        # TPU7x all-gather curves: 2x2x1 fits the preset's launch cost and
+        # ICI efficiency (docs/topology.md 4.6); 2x2x2 is out of sample.
+        for shape, curve in (("2x2x1", (71.8, 129.2, 161.9, 174.8, 178.8)),
+                             ("2x2x2", (69.5, 127.4, 162.1, 174.7, 178.8))):
+            for n, gbps in zip((64, 256, 1024, 4096, 16384), curve):
+                tpu7x_all_gather_case(a.xla_run, workdir, rows, shape, n, gbps,
+                                      "in-sample (fits TPU7x's launch cost and efficiency)" if shape == "2x2x1"
+                                      else "out of sample (the 2x2x1 fit applied to 8 chips)")
+        for m, tflops in ((128, 2.6), (256, 18.3), (512, 105), (1024, 350), (2048, 679), (4096, 893),
+                          (16384, 950), (32768, 956)):
+            tpu7x_gemm_case(a.xla_run, workdir, rows, m, tflops)
 
         # MaxText 32B (global_parameter_scale=32: d 8192, 64 heads x 128,
         # gated MLP 28672), v5p-128 = 64 chips, fsdp 16 x tensor 4,
@@ -111,11 +225,17 @@ def main():
         layer_case(a.xla_run, workdir, rows, "MaxText 32B, 1x v5p-128 (64 chips)",
                    "MaxText v5p README (notes 5.2)", common, "v5p:4x4x4", 1, "v5p", 64,
                    448 * S, p32, A, S, 71.47,
-                   "fsdp 16 x tensor 4, no remat simulated (MaxText: remat minimal); 67.76% in the top-level README")
+                   "fsdp 16 x tensor 4, no remat simulated (MaxText: remat minimal); 67.76% in the top-level README",
+                   32)
         layer_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128 (128 chips, DCN)",
                    "MaxText v5p README (notes 5.2)", common + ["--dcn", "2"], "v5p:4x4x4", 2,
                    "v5p", 128, 2 * 448 * S, p32, A, S, 69.43,
-                   "data parallel over 2 slices")
+                   "data parallel over 2 slices", 32)
+        layer_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128, DCN all-reduce after the backward",
+                   "MaxText v5p README (notes 5.2)", common + ["--dcn", "2", "--dcn-after-backward"], "v5p:4x4x4",
+                   2, "v5p", 128, 2 * 448 * S, p32, A, S, 69.43,
+                   "as above, the gradients' DCN all-reduce not overlapped with the backward (bound)", 32,
+                   full_depth=True)
 
         # MaxText 16B on v5e-256 slices (global_parameter_scale=16: d 4096,
         # 64 heads x 128, gated MLP 28672), fsdp 256, per_device_batch_size
@@ -129,7 +249,17 @@ def main():
             layer_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256 ({256 * slices} chips)",
                        "MaxText v5e multislice table (notes 5.2)", gen, "v5e:16x16", slices, "v5e",
                        256 * slices, 6 * 256 * slices * S, p16, A, S, measured,
-                       "fsdp 256 in each slice, data parallel over DCN, full remat")
+                       "fsdp 256 in each slice, data parallel over DCN, full remat", 32)
+        for slices, measured in ((2, 59.37), (32, 54.65)):
+            gen = ["--batch", "6", "--seq", str(S), "--d-model", str(D), "--heads", "64",
+                   "--head-dim", "128", "--ffn", str(F), "--gated", "--remat", "--fsdp", "256",
+                   "--dcn", str(slices), "--dcn-after-backward"]
+            layer_case(a.xla_run, workdir, rows,
+                       f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
+                       "MaxText v5e multislice table (notes 5.2)", gen, "v5e:16x16", slices, "v5e",
+                       256 * slices, 6 * 256 * slices * S, p16, A, S, measured,
+                       "as above, the gradients' DCN all-reduce not overlapped with the backward (bound)", 32,
+                   full_depth=True)
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
         # a pod, 2-way data parallel over DCN; d 18432, 48 heads x 256,
@@ -145,22 +275,51 @@ def main():
                        "Chowdhery et al. 2022 (notes 5.2)", gen, "v4:12x16x16", 2, "v4", 6144,
                        2048 * S, palm, A, S, 46.2,
                        "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2; "
-                       + ("recompute as PaLM did (HFU 57.8%)" if remat else "lower bound on time: no recompute"))
+                       + ("recompute as PaLM did (HFU 57.8%)" if remat else "lower bound on time: no recompute"),
+                       118)
+
+    rows.extend(NOT_SIMULATED)
+    before = {}
+    if a.baseline:
+        with open(a.baseline) as f:
+            for r in csv.DictReader(f):
+                if r.get("predicted"):
+                    before[r["case"]] = float(r["predicted"])
+
+    def error(predicted, measured):
+        return None if predicted is None else (predicted - measured) / measured * 100
 
     for r in rows:
-        r["error_pct"] = (r["predicted"] - r["measured"]) / r["measured"] * 100
+        r["error_pct"] = error(r["predicted"], r["measured"])
+        r["predicted_before"] = before.get(r["case"])
+        r["error_before_pct"] = error(r["predicted_before"], r["measured"])
     os.makedirs(os.path.dirname(a.out), exist_ok=True)
-    keys = ["case", "source", "metric", "measured", "predicted", "error_pct", "note"]
-    with open(a.out, "w") as f:
+    keys = ["case", "source", "metric", "measured", "predicted", "error_pct",
+            "predicted_before", "error_before_pct", "note"]
+
+    def cell(v):
+        return "" if v is None else f'"{v}"' if isinstance(v, str) else f"{v:.2f}"
+    tmp = a.out + ".tmp"
+    with open(tmp, "w") as f:
         f.write(",".join(keys) + "\n")
         for r in rows:
-            f.write(",".join(f'"{r[k]}"' if isinstance(r[k], str) else f"{r[k]:.2f}" for k in keys) + "\n")
-    print("| case | source | metric | measured | predicted | error |")
-    print("|---|---|---|---|---|---|")
+            f.write(",".join(cell(r[k]) for k in keys) + "\n")
+    os.replace(tmp, a.out)
+
+    def num(v, fmt):
+        return "-" if v is None else format(v, fmt)
+    print("| case | source | metric | measured | before | error before | after | error after |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['case']} | {r['source']} | {r['metric']} | {r['measured']:.2f} | "
-              f"{r['predicted']:.2f} | {r['error_pct']:+.1f}% |")
-    print(f"\nwrote {a.out}")
+              f"{num(r['predicted_before'], '.2f')} | {num(r['error_before_pct'], '+.1f')}% | "
+              f"{num(r['predicted'], '.2f')} | {num(r['error_pct'], '+.1f')}% |".replace("| -% |", "| - |"))
+    simulated = [r for r in rows if r["error_pct"] is not None]
+    errs = [abs(r["error_pct"]) for r in simulated]
+    within = sum(e <= 15 for e in errs)
+    print(f"\n{len(simulated)} simulated cases: mean |error| {sum(errs) / len(errs):.1f}%, "
+          f"max {max(errs):.1f}%, {within} within 15%; {len(rows) - len(simulated)} not simulated")
+    print(f"wrote {a.out}")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 
 #include "runtime/cost/CollectiveCost.h"
 
+#include "runtime/cost/FaultedLinks.h"
 #include "runtime/cost/RoutedTraffic.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -31,29 +32,74 @@ CollectiveCostModel::CollectiveCostModel(const topology::Topology &topology,
 
 IciLinkParams CollectiveCostModel::iciParams() const {
   const topology::GenerationSpec &spec = topology.getSpec();
-  return {spec.iciLinkBandwidth * options.iciEfficiency, spec.iciHopLatency};
+  double efficiency = options.iciEfficiency;
+  if (options.calibrated)
+    efficiency *= spec.iciEfficiency;
+  return {spec.iciLinkBandwidth * efficiency, spec.iciHopLatency,
+          /*additive=*/options.calibrated};
+}
+
+double CollectiveCostModel::combine(double latency, double bandwidth) const {
+  return options.calibrated ? latency + bandwidth
+                            : std::max(latency, bandwidth);
+}
+
+void CollectiveCostModel::addLaunchCost(CollectiveEstimate &estimate) const {
+  if (!options.calibrated || estimate.phases.empty())
+    return;
+  estimate.launchSeconds = topology.getSpec().collectiveLaunchLatency;
+  estimate.seconds += estimate.launchSeconds;
+  for (double &seconds : estimate.groupSeconds)
+    seconds += estimate.launchSeconds;
+}
+
+/// Sequential phases add, a concurrent phase overlaps the previous one.
+template <typename SecondsOf>
+static double stagedSeconds(llvm::ArrayRef<CollectivePhase> phases,
+                            SecondsOf secondsOf) {
+  double total = 0, stage = 0;
+  for (const CollectivePhase &phase : phases) {
+    if (phase.concurrentWithPrevious) {
+      stage = std::max(stage, secondsOf(phase));
+    } else {
+      total += stage;
+      stage = secondsOf(phase);
+    }
+  }
+  return total + stage;
 }
 
 void accumulatePhases(CollectiveEstimate &estimate) {
-  estimate.seconds = 0;
   estimate.bytesSentPerDevice = {};
   estimate.linkBytes = {};
   estimate.iciHops = estimate.dcnSteps = 0;
-  double stage = 0;
   for (const CollectivePhase &phase : estimate.phases) {
-    if (phase.concurrentWithPrevious) {
-      stage = std::max(stage, phase.seconds);
-    } else {
-      estimate.seconds += stage;
-      stage = phase.seconds;
-    }
     bool dcn = phase.link == LinkClass::Dcn;
     (dcn ? estimate.bytesSentPerDevice.dcn : estimate.bytesSentPerDevice.ici) +=
         phase.bytesSentPerDevice;
     (dcn ? estimate.linkBytes.dcn : estimate.linkBytes.ici) += phase.linkBytes;
     (dcn ? estimate.dcnSteps : estimate.iciHops) += phase.sequentialHops;
   }
-  estimate.seconds += stage;
+  size_t numGroups = 0;
+  for (const CollectivePhase &phase : estimate.phases)
+    numGroups = std::max(numGroups, phase.groupSeconds.size());
+  estimate.groupSeconds.clear();
+  if (numGroups == 0) {
+    estimate.seconds = stagedSeconds(
+        estimate.phases, [](const CollectivePhase &p) { return p.seconds; });
+    return;
+  }
+  // Each group runs its own phases; the collective lasts as long as the
+  // slowest group.
+  estimate.groupSeconds.resize(numGroups);
+  for (size_t g = 0; g < numGroups; ++g)
+    estimate.groupSeconds[g] =
+        stagedSeconds(estimate.phases, [g](const CollectivePhase &p) {
+          return p.secondsOfGroup(g);
+        });
+  estimate.seconds = *llvm::max_element(estimate.groupSeconds);
+  if (llvm::all_equal(estimate.groupSeconds))
+    estimate.groupSeconds.clear();
 }
 
 /// How many groups of the collective (`groupOf`: device -> group) have chips
@@ -94,11 +140,24 @@ std::optional<CollectivePhase> CollectiveCostModel::subgridPhase(
       groupOf[device] = index;
   std::optional<CollectivePhase> slowest;
   double linkBytes = 0, sent = 0;
+  std::vector<double> groupSeconds;
+  groupSeconds.reserve(groups.size());
   for (auto [group, grid] : llvm::zip(groups, grids)) {
     llvm::SmallVector<GridAxis, 3> axes;
-    for (const topology::AxisSpan &span : grid)
-      axes.push_back(
-          {span, linkSharing(topology, span, group.front(), groupOf)});
+    for (const topology::AxisSpan &span : grid) {
+      GridAxis axis{span, linkSharing(topology, span, group.front(), groupOf)};
+      if (options.faults) {
+        RunHealth health = runHealth(topology, *options.faults, span, group);
+        axis.slowdown = health.slowdown;
+        // checkFaults let through only rings with one failed link each:
+        // they run as lines that start past it.
+        if (health.failedPerLine > 0) {
+          axis.span.ring = false;
+          axis.rerouted = true;
+        }
+      }
+      axes.push_back(axis);
+    }
     CollectivePhase phase =
         kind == CollectiveKind::AllToAll
             ? subgridAllToAll(axes, volume, iciParams())
@@ -106,6 +165,7 @@ std::optional<CollectivePhase> CollectiveCostModel::subgridPhase(
                                stringifyCollectiveKind(kind));
     linkBytes += phase.linkBytes;
     sent = std::max(sent, phase.bytesSentPerDevice);
+    groupSeconds.push_back(phase.seconds);
     if (!slowest || phase.seconds > slowest->seconds)
       slowest = std::move(phase);
   }
@@ -113,6 +173,7 @@ std::optional<CollectivePhase> CollectiveCostModel::subgridPhase(
   // are accounted for by linkSharing.
   slowest->linkBytes = linkBytes;
   slowest->bytesSentPerDevice = sent;
+  slowest->groupSeconds = std::move(groupSeconds);
   return slowest;
 }
 
@@ -136,7 +197,7 @@ CollectivePhase
 CollectiveCostModel::dcnRing(llvm::ArrayRef<GroupGeometry> geometries,
                              double ringVolume, int passes,
                              llvm::StringRef operation) const {
-  DcnLoads step(topology);
+  DcnLoads step(topology, options.faults);
   int64_t slices = geometries.front().slices.size();
   double chunk = ringVolume / slices;
   for (const GroupGeometry &geometry : geometries) {
@@ -150,6 +211,15 @@ CollectiveCostModel::dcnRing(llvm::ArrayRef<GroupGeometry> geometries,
   int64_t steps = passes * (slices - 1);
   double stepBandwidth = step.bandwidthSeconds(options.dcnEfficiency);
   CollectivePhase phase;
+  // Each group's ring is limited by its own chips' PCIe links and hosts.
+  for (const GroupGeometry &geometry : geometries) {
+    double own = 0;
+    for (const topology::SliceMembers &members : geometry.slices)
+      for (int64_t device : members.devices)
+        own = std::max(own,
+                       step.bandwidthSecondsAt(device, options.dcnEfficiency));
+    phase.groupSeconds.push_back(steps * combine(spec.dcnLatency, own));
+  }
   phase.operation = operation.str();
   int64_t sharing = step.maxSendersPerHost();
   phase.algorithm =
@@ -158,7 +228,7 @@ CollectiveCostModel::dcnRing(llvm::ArrayRef<GroupGeometry> geometries,
   phase.link = LinkClass::Dcn;
   phase.latencySeconds = steps * spec.dcnLatency;
   phase.bandwidthSeconds = steps * stepBandwidth;
-  phase.seconds = steps * std::max(spec.dcnLatency, stepBandwidth);
+  phase.seconds = steps * combine(spec.dcnLatency, stepBandwidth);
   phase.sequentialHops = steps;
   phase.bytesSentPerDevice = steps * chunk;
   phase.linkBytes = steps * step.total();
@@ -178,6 +248,15 @@ llvm::SmallVector<CollectivePhase, 3> CollectiveCostModel::hierarchicalPhases(
     llvm::SmallVector<CollectivePhase, 2> phases;
     if (k > 1)
       phases = intraSlicePhases(phaseKind, sliceGroups, phaseVolume);
+    // A group's ICI phase lasts as long as its slowest slice's part.
+    for (CollectivePhase &phase : phases) {
+      if (phase.groupSeconds.empty())
+        continue;
+      std::vector<double> perGroup(geometries.size(), 0);
+      for (auto [index, seconds] : llvm::enumerate(phase.groupSeconds))
+        perGroup[index / slices] = std::max(perGroup[index / slices], seconds);
+      phase.groupSeconds = std::move(perGroup);
+    }
     return phases;
   };
   llvm::SmallVector<CollectivePhase, 3> phases;
@@ -266,6 +345,10 @@ CollectiveCostModel::estimate(const CollectiveOp &op) const {
     geometries.push_back(std::move(*geometry));
   }
 
+  llvm::SmallVector<Group> groups(op.groups.begin(), op.groups.end());
+  if (llvm::Error err = checkFaults(op.kind, groups))
+    return std::move(err);
+
   CollectiveEstimate estimate;
   estimate.kind = op.kind;
   bool anyCross = false, allCross = true, allDcn = true;
@@ -285,7 +368,6 @@ CollectiveCostModel::estimate(const CollectiveOp &op) const {
   double volume = op.kind == CollectiveKind::AllGather
                       ? op.bytesPerDevice * groupSize
                       : op.bytesPerDevice;
-  llvm::SmallVector<Group> groups(op.groups.begin(), op.groups.end());
   bool hierarchical = false;
   if (!anyCross) {
     estimate.phases = intraSlicePhases(op.kind, groups, volume);
@@ -299,6 +381,7 @@ CollectiveCostModel::estimate(const CollectiveOp &op) const {
     estimate.phases = routedPhases(op.kind, groups, volume);
   }
   accumulatePhases(estimate);
+  addLaunchCost(estimate);
   estimate.algorithm = summarize(estimate, hierarchical);
   return estimate;
 }

@@ -63,6 +63,15 @@ private:
   using Group = llvm::ArrayRef<int64_t>;
 
   IciLinkParams iciParams() const;
+  /// Errors when a group needs a failed device, or a failed link it cannot
+  /// avoid (docs/topology.md 7).
+  llvm::Error checkFaults(CollectiveKind kind,
+                          llvm::ArrayRef<Group> groups) const;
+  /// One step's time from its latency and bandwidth terms: their sum when
+  /// calibrated, else the larger.
+  double combine(double latency, double bandwidth) const;
+  /// Adds the generation's per-collective launch cost (calibrated model).
+  void addLaunchCost(CollectiveEstimate &estimate) const;
 
   /// Phases of `kind` over groups that each stay in one slice; `volume` is
   /// V for gathers and reductions, the per-device bytes for all-to-all.

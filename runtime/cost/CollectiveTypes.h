@@ -19,6 +19,7 @@
 #ifndef XSPMD_RUNTIME_COST_COLLECTIVETYPES_H
 #define XSPMD_RUNTIME_COST_COLLECTIVETYPES_H
 
+#include "runtime/topology/Faults.h"
 #include "runtime/topology/GroupGeometry.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -27,6 +28,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace xspmd::cost {
 
@@ -80,6 +82,15 @@ struct CollectivePhase {
   double linkBytes = 0;
   /// Runs at the same time as the previous phase (other links).
   bool concurrentWithPrevious = false;
+  /// Each group's own time in this phase (its links, its algorithm), indexed
+  /// like the request's groups (permute: its pairs); `seconds` is the
+  /// slowest. Empty: every group takes `seconds`.
+  std::vector<double> groupSeconds;
+
+  /// The time of group `group` in this phase.
+  double secondsOfGroup(size_t group) const {
+    return groupSeconds.empty() ? seconds : groupSeconds[group];
+  }
 };
 
 struct CollectiveEstimate {
@@ -98,18 +109,45 @@ struct CollectiveEstimate {
   int64_t iciHops = 0;
   int64_t dcnSteps = 0;
   llvm::SmallVector<CollectivePhase, 3> phases;
+  /// The fixed launch cost included in `seconds` (calibrated model).
+  double launchSeconds = 0;
+  /// Each group's own duration (permute: each pair's), indexed like the
+  /// request; `seconds` is the slowest. Empty when every group takes
+  /// `seconds`: a device waits only for its own group, so groups on fast
+  /// links are not charged the slowest group's time.
+  std::vector<double> groupSeconds;
+
+  /// The duration of group `group` (permute: pair).
+  double secondsOfGroup(size_t group) const {
+    return groupSeconds.empty() ? seconds : groupSeconds[group];
+  }
 
   /// One line for reports: kind, algorithm, time, bytes.
   std::string describe() const;
 };
 
 struct CollectiveCostOptions {
-  /// Fraction of the ICI link bandwidth a collective achieves. 1 reproduces
-  /// the research notes' closed forms; the notes suggest ~0.8 for large
-  /// messages (section 7) once calibrated against measurements.
+  /// The calibrated alpha-beta model (default): every collective pays the
+  /// generation's launch cost, each step's latency adds to its bandwidth
+  /// time, and ICI links achieve the generation's `iciEfficiency`. false:
+  /// the research notes' closed forms as written (a step costs the larger of
+  /// its latency and bandwidth terms, no launch cost, full link bandwidth).
+  bool calibrated = true;
+  /// Further scaling of the ICI link bandwidth (on top of the generation's
+  /// efficiency when calibrated).
   double iciEfficiency = 1.0;
   /// Fraction of the DCN NIC and PCIe bandwidth achieved.
   double dcnEfficiency = 1.0;
+  /// Injected faults (slow or failed links, failed devices, degraded DCN);
+  /// not owned, may be null.
+  const topology::FaultSet *faults = nullptr;
+
+  /// The uncalibrated closed forms (what the closed-form tests check).
+  static CollectiveCostOptions closedForms() {
+    CollectiveCostOptions options;
+    options.calibrated = false;
+    return options;
+  }
 };
 
 } // namespace xspmd::cost

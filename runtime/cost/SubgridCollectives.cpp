@@ -6,6 +6,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
 using llvm::formatv;
@@ -19,6 +20,13 @@ static std::string strideNote(const GridAxis &axis) {
     note += formatv(", every {0}th chip", axis.span.stride).str();
   if (axis.linkSharing > 1)
     note += formatv(", links shared by {0} groups", axis.linkSharing).str();
+  if (axis.slowdown > 1) {
+    char factor[32];
+    std::snprintf(factor, sizeof(factor), "%g", axis.slowdown);
+    note += formatv(", a link {0}x slower", factor).str();
+  }
+  if (axis.rerouted)
+    note += ", re-routed around a failed link";
   return note;
 }
 
@@ -56,7 +64,7 @@ static AxisGather gatherAlongAxis(const GridAxis &axis, double ringVolume,
   const topology::AxisSpan &run = axis.span;
   double n = static_cast<double>(run.length);
   double sent = (n - 1) / n * ringVolume;
-  double bandwidth = params.linkBandwidth / axis.linkSharing;
+  double bandwidth = params.linkBandwidth / axis.linkSharing / axis.slowdown;
   int64_t steps = run.ring ? run.length / 2 : run.length - 1;
   if (run.ring)
     bandwidth *= 2; // both directions of the ring
@@ -86,7 +94,8 @@ CollectivePhase subgridAllGather(llvm::ArrayRef<GridAxis> axes,
       double ringVolume = gatheredBytes / m * gathered / members;
       const GridAxis &axis = axes[(part + round) % m];
       AxisGather step = gatherAlongAxis(axis, ringVolume, params);
-      roundSeconds = std::max({roundSeconds, step.latency, step.bandwidth});
+      roundSeconds =
+          std::max(roundSeconds, params.combine(step.latency, step.bandwidth));
       roundLatency = std::max(roundLatency, step.latency);
       roundBandwidth = std::max(roundBandwidth, step.bandwidth);
       roundHops = std::max(roundHops, step.hops);
@@ -139,7 +148,7 @@ CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
   for (const GridAxis &axis : axes) {
     const topology::AxisSpan &run = axis.span;
     double n = static_cast<double>(run.length);
-    double bandwidth = params.linkBandwidth / axis.linkSharing;
+    double bandwidth = params.linkBandwidth / axis.linkSharing / axis.slowdown;
     phase.bandwidthSeconds =
         std::max(phase.bandwidthSeconds,
                  busiestLinkChunks(run) * bytesPerDevice / (n * bandwidth));
@@ -150,7 +159,7 @@ CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
         chunk * lines * lines * pairDistanceSum(run) * run.stride;
   }
   phase.latencySeconds = phase.sequentialHops * params.hopLatency;
-  phase.seconds = std::max(phase.latencySeconds, phase.bandwidthSeconds);
+  phase.seconds = params.combine(phase.latencySeconds, phase.bandwidthSeconds);
   phase.bytesSentPerDevice = (members - 1) / members * bytesPerDevice;
   return phase;
 }

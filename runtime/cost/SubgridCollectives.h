@@ -36,6 +36,8 @@
 #include "runtime/cost/CollectiveTypes.h"
 #include "runtime/topology/GroupGeometry.h"
 
+#include <algorithm>
+
 namespace xspmd::cost {
 
 /// ICI figures a closed form needs.
@@ -43,6 +45,13 @@ struct IciLinkParams {
   /// One direction of one link, after efficiency.
   double linkBandwidth;
   double hopLatency;
+  /// Latency adds to the bandwidth time (the calibrated alpha-beta model);
+  /// false: a step costs the larger of the two (SB-shard's closed forms).
+  bool additive = false;
+
+  double combine(double latency, double bandwidth) const {
+    return additive ? latency + bandwidth : std::max(latency, bandwidth);
+  }
 };
 
 /// One axis of a sub-grid group as the closed forms see it.
@@ -51,6 +60,10 @@ struct GridAxis {
   /// Groups of the same collective whose runs use the same links (1 unless
   /// the run is strided and other groups fill the chips in between).
   int64_t linkSharing = 1;
+  /// The slowest link the run uses divides its bandwidth (injected faults).
+  double slowdown = 1;
+  /// The run was a ring whose failed link it now avoids, running as a line.
+  bool rerouted = false;
 };
 
 /// All-gather of `gatheredBytes` in total (the notes' V) over one sub-grid

@@ -201,6 +201,14 @@ void printTimingReport(llvm::raw_ostream &os, const TimingSummary &summary,
       }
       ++shown;
       const cost::CollectiveEstimate &est = row.record->estimate;
+      std::string algorithm = est.algorithm;
+      if (!est.groupSeconds.empty()) {
+        auto [fastest, slowest] = std::minmax_element(est.groupSeconds.begin(),
+                                                      est.groupSeconds.end());
+        algorithm +=
+            fmt::format(" (each group its own time: {} to {})",
+                        formatSeconds(*fastest), formatSeconds(*slowest));
+      }
       std::string participants = row.participants;
       if (participants.size() > 40)
         participants = participants.substr(0, 37) + "...";
@@ -211,7 +219,7 @@ void printTimingReport(llvm::raw_ostream &os, const TimingSummary &summary,
               .str(),
           participants, topology::stringifyLinkClass(est.linkClass).str(),
           formatTrafficBytes(row.record->bytesPerDevice),
-          formatSeconds(est.seconds), est.algorithm);
+          formatSeconds(est.seconds), algorithm);
     }
   }
   os << fmt::format("  bytes per link class per step: ICI {} over links ({} "

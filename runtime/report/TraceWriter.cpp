@@ -164,8 +164,14 @@ std::string DeviceTrace::collectiveArgs(const Event &e) const {
 }
 
 void DeviceTrace::phases(int tid, int32_t index, double start, double end) {
-  const cost::CollectiveEstimate &est =
-      costs.getCollectives()[table.collective[index]].estimate;
+  const timeline::CollectiveRecord &record =
+      costs.getCollectives()[table.collective[index]];
+  const cost::CollectiveEstimate &est = record.estimate;
+  // This device's group's time in a phase (0: its group has no part in it,
+  // e.g. the DCN phase of a collective whose group stays on ICI).
+  auto own = [&](const cost::CollectivePhase *phase) {
+    return record.phaseSecondsOf(*phase, pid);
+  };
   // Phases that run concurrently share a start; nest them longest first.
   size_t i = 0;
   double stageStart = start;
@@ -176,17 +182,19 @@ void DeviceTrace::phases(int tid, int32_t index, double start, double end) {
     llvm::SmallVector<const cost::CollectivePhase *, 3> stage;
     double longest = 0;
     for (size_t k = i; k < j; ++k) {
+      if (!record.deviceGroup.empty() && own(&est.phases[k]) <= 0)
+        continue;
       stage.push_back(&est.phases[k]);
-      longest = std::max(longest, est.phases[k].seconds);
+      longest = std::max(longest, own(&est.phases[k]));
     }
     std::stable_sort(stage.begin(), stage.end(),
-                     [](auto *a, auto *b) { return a->seconds > b->seconds; });
+                     [&](auto *a, auto *b) { return own(a) > own(b); });
     for (const cost::CollectivePhase *phase : stage)
       trace.slice(
           pid, tid,
           fmt::format("{} ({})", phase->operation,
                       topology::stringifyLinkClass(phase->link).str()),
-          stageStart, std::min(end, stageStart + phase->seconds),
+          stageStart, std::min(end, stageStart + own(phase)),
           fmt::format(
               R"("algorithm":{},"latency_us":{},"bandwidth_us":{},"bytes_sent_per_device":{},"link_bytes":{})",
               quoted(phase->algorithm), phase->latencySeconds * 1e6,

@@ -90,6 +90,30 @@ CostModel::estimate(const runtime::CollectiveCall &call) {
   record.groupSize =
       call.groups.empty() ? 0 : static_cast<int64_t>(call.groups[0].size());
   record.estimate = std::move(*estimate);
+  if (!record.estimate.groupSeconds.empty()) {
+    // The cost model's groups are the call's groups, or for a permute every
+    // group's pairs in order; a device takes its own group's (pairs') time.
+    record.deviceSeconds.assign(topology.getNumDevices(), 0);
+    record.deviceGroup.assign(topology.getNumDevices(), -1);
+    const std::vector<double> &groupSeconds = record.estimate.groupSeconds;
+    size_t index = 0;
+    for (const auto &group : call.groups) {
+      if (call.kind != runtime::CollectiveKind::collectivePermute) {
+        for (int64_t device : group) {
+          record.deviceSeconds[device] = groupSeconds[index];
+          record.deviceGroup[device] = static_cast<int32_t>(index);
+        }
+        ++index;
+        continue;
+      }
+      for (auto [s, t] : call.pairs) {
+        for (int64_t device : {group[s], group[t]})
+          record.deviceSeconds[device] =
+              std::max(record.deviceSeconds[device], groupSeconds[index]);
+        ++index;
+      }
+    }
+  }
   it->second = static_cast<int32_t>(collectives.size());
   collectives.push_back(std::move(record));
   return it->second;

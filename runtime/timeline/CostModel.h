@@ -35,12 +35,30 @@ struct CollectiveRecord {
   double bytesPerDevice = 0;
   int64_t numGroups = 0, groupSize = 0;
   cost::CollectiveEstimate estimate;
+  /// Per device of the topology, its own group's duration, when groups
+  /// differ (empty: every device takes `estimate.seconds`).
+  std::vector<double> deviceSeconds;
+  /// Per device, its group in the estimate (-1: none, or a permute), when
+  /// groups differ.
+  std::vector<int32_t> deviceGroup;
+
+  /// How long `device`'s part of the collective lasts once its group met.
+  double secondsOf(int64_t device) const {
+    return deviceSeconds.empty() ? estimate.seconds : deviceSeconds[device];
+  }
+  /// How long `device`'s group spends in `phase` (the slowest group's time
+  /// when unknown).
+  double phaseSecondsOf(const cost::CollectivePhase &phase,
+                        int64_t device) const {
+    int32_t group = deviceGroup.empty() ? -1 : deviceGroup[device];
+    return group < 0 ? phase.seconds : phase.secondsOfGroup(group);
+  }
 };
 
 /// The time of each instruction of one program.
 struct ProgramCosts {
-  /// Compute time, or the collective's duration once its group has met;
-  /// 0 for views.
+  /// Compute time, or the collective's slowest group's duration once it has
+  /// met (CollectiveRecord::secondsOf gives each device's own); 0 for views.
   std::vector<double> seconds;
   /// For collectives: the CollectiveRecord index; -1 otherwise.
   std::vector<int32_t> collective;
@@ -72,6 +90,14 @@ public:
   llvm::Expected<const ProgramCosts *> addProgram(const runtime::Program &p);
   /// The table of a program added before.
   const ProgramCosts &costsOf(const runtime::Program &program) const;
+
+  /// The duration of instruction `index` of `costs` on `device`.
+  double secondsOn(const ProgramCosts &costs, int32_t index,
+                   int64_t device) const {
+    int32_t record = costs.collective[index];
+    return record < 0 ? costs.seconds[index]
+                      : collectives[record].secondsOf(device);
+  }
 
   llvm::ArrayRef<CollectiveRecord> getCollectives() const {
     return collectives;

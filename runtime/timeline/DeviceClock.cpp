@@ -89,7 +89,7 @@ double DeviceClock::issueCollective(int32_t index) {
 void DeviceClock::startCollective(int32_t index, double groupStart) {
   const runtime::Instruction &inst = program->instructions[index];
   double start = std::max(groupStart, issued);
-  double end = start + costs->seconds[index];
+  double end = start + model.secondsOn(*costs, index, device);
   transfers.push_back({start, end});
   stats.communication += end - start;
   stats.groupWait += start - issued;

@@ -32,6 +32,15 @@ constexpr StandardSlice kPlanarSlices[] = {
     {32, {4, 8, 1}}, {64, {8, 8, 1}}, {128, {8, 16, 1}}, {256, {16, 16, 1}},
 };
 
+// Collective calibration, fitted on v5e (docs/topology.md 4.6): SB-shard's
+// measured 8 us all-gather of 32 kB shards gives the launch cost once the
+// 3 hops (3 us) and the bytes (2.2 us) are added; its 680 us all-gather of
+// 33.5 MB gives the achieved fraction of the link bandwidth (559 us of
+// bandwidth time at full rate). The notes have no measurement to fit the
+// other generations on: they share v5e's figures [assumption].
+constexpr double kLaunchLatency = 2.8e-6;
+constexpr double kIciEfficiency = 0.83;
+
 const GenerationSpec kSpecs[] = {
     {
         /*generation=*/Generation::V4,
@@ -53,6 +62,8 @@ const GenerationSpec kSpecs[] = {
         /*pcieBandwidth=*/1.6e10,
         /*dcnHostBandwidth=*/2.5e10, // unverified for v4 (SB generic figure)
         /*dcnLatency=*/10e-6,        // unverified
+        /*collectiveLaunchLatency=*/kLaunchLatency,
+        /*iciEfficiency=*/kIciEfficiency,
     },
     {
         Generation::V5e,
@@ -74,6 +85,8 @@ const GenerationSpec kSpecs[] = {
         1.5e10,
         2 * 100 * Gbps, // "2 x 100 Gbps" NIC per 8-chip host
         10e-6,
+        kLaunchLatency,
+        kIciEfficiency,
     },
     {
         Generation::V5p,
@@ -95,6 +108,8 @@ const GenerationSpec kSpecs[] = {
         1.5e10,
         4 * 50 * Gbps, // 50 Gb/s per chip, 4 chips per host
         10e-6,
+        kLaunchLatency,
+        kIciEfficiency,
     },
     {
         Generation::V6e,
@@ -116,6 +131,34 @@ const GenerationSpec kSpecs[] = {
         3.2e10,
         4 * 200 * Gbps, // "4 x 200 Gbps" NIC per 8-chip host
         10e-6,
+        kLaunchLatency,
+        kIciEfficiency,
+    },
+    {
+        // TPU7x (Ironwood), modelled per chip: JAX exposes each chip as two
+        // devices (notes 1.1); a simulated device is the whole chip.
+        Generation::Tpu7x,
+        "tpu7x",
+        "tpu7x",
+        3,
+        2,
+        {2, 2, 1},
+        9216,
+        24, // unverified: the notes give the pod size only
+        WraparoundRule::WholeCubes,
+        192 * GiB,
+        7.38e12,
+        2.307e15,
+        4.614e15, // fp8 (no int8 figure in the notes)
+        6,
+        1e11,           // amb PEAK_ICI_LINK_BW: 100 GB/s one way
+        1e-6,           // SB's ~1 us, as the other generations
+        3.2e10,         // unverified: v6e's (the notes have none for TPU7x)
+        4 * 100 * Gbps, // 100 Gb/s per chip, 4 chips per host
+        10e-6,
+        // Fitted on amb's 2x2x1 all-gather curve (docs/topology.md 4.6).
+        11.2e-6,
+        0.89,
     },
 };
 

@@ -23,7 +23,7 @@
 
 namespace xspmd::topology {
 
-enum class Generation { V4, V5e, V5p, V6e };
+enum class Generation { V4, V5e, V5p, V6e, Tpu7x };
 
 /// When an ICI axis of a slice closes into a ring.
 enum class WraparoundRule {
@@ -81,6 +81,13 @@ struct GenerationSpec {
   double dcnHostBandwidth;
   /// Latency of one DCN message (unverified: no primary source found).
   double dcnLatency;
+
+  // Calibration of the collective model (docs/topology.md 4.6).
+  /// Fixed cost of every collective (launch and synchronisation), paid once
+  /// besides the per-hop latencies.
+  double collectiveLaunchLatency;
+  /// Fraction of the ICI link bandwidth large collectives achieve.
+  double iciEfficiency;
 
   int64_t chipsPerHost() const {
     return hostBlock[0] * hostBlock[1] * hostBlock[2];

@@ -45,10 +45,10 @@ inline Groups everything(const topology::Topology &t) {
   return {all};
 }
 
-inline CollectiveEstimate estimate(const topology::Topology &t,
-                                   CollectiveKind kind, Groups groups,
-                                   double bytesPerDevice,
-                                   CollectiveCostOptions options = {}) {
+inline CollectiveEstimate
+estimate(const topology::Topology &t, CollectiveKind kind, Groups groups,
+         double bytesPerDevice,
+         CollectiveCostOptions options = CollectiveCostOptions::closedForms()) {
   CollectiveCostModel model(t, options);
   CollectiveOp op;
   op.kind = kind;

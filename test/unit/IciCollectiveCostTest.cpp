@@ -166,7 +166,7 @@ TEST(AllReduce, ThreeAxesWithWraparound) {
 TEST(AllReduce, IciEfficiencyScalesBandwidthTerm) {
   auto t = makeTopology("v5p:4x4x4");
   double V = 128 * MiB;
-  CollectiveCostOptions options;
+  auto options = CollectiveCostOptions::closedForms();
   options.iciEfficiency = 0.8; // notes 7: ~0.8 of peak for large messages
   auto e = estimate(t, CollectiveKind::AllReduce, everything(t), V, options);
   EXPECT_WITHIN_2PCT(e.seconds, 2 * V / (0.8 * 2 * W_uni_v5p * 3));

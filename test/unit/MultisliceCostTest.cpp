@@ -27,7 +27,7 @@ constexpr double T_dcn = 10e-6;
 CollectiveEstimate permute(const xspmd::topology::Topology &t,
                            llvm::SmallVector<std::pair<int64_t, int64_t>> pairs,
                            double bytes) {
-  CollectiveCostModel model(t);
+  CollectiveCostModel model(t, CollectiveCostOptions::closedForms());
   CollectiveOp op;
   op.kind = CollectiveKind::CollectivePermute;
   op.pairs = std::move(pairs);
@@ -37,7 +37,8 @@ CollectiveEstimate permute(const xspmd::topology::Topology &t,
 
 std::string estimateError(const xspmd::topology::Topology &t,
                           const CollectiveOp &op) {
-  llvm::Expected<CollectiveEstimate> e = CollectiveCostModel(t).estimate(op);
+  llvm::Expected<CollectiveEstimate> e =
+      CollectiveCostModel(t, CollectiveCostOptions::closedForms()).estimate(op);
   if (e) {
     ADD_FAILURE() << "expected an error, got " << e->describe();
     return "";
@@ -241,6 +242,132 @@ TEST(RoutedFallback, OrderInsideASubgridDoesNotMatter) {
   auto shuffled = estimate(t, CollectiveKind::AllReduce, {scrambled}, V);
   EXPECT_DOUBLE_EQ(ordered.seconds, shuffled.seconds);
   EXPECT_EQ(ordered.algorithm, shuffled.algorithm);
+}
+
+//===----------------------------------------------------------------------===//
+// Each group its own time
+//===----------------------------------------------------------------------===//
+
+TEST(PerGroupTimes, IciPairsAreNotChargedTheDcnPairsTime) {
+  // The example: v5p 4x4x4 x 2, groups [0,64], [63,127] across the
+  // DCN and ICI neighbours [1,2], [3,4], ... in each slice. An all-reduce of
+  // V over a pair is 2 ring steps of V/2. [0,64] is one chip per host:
+  // PCIe-bound, 2 x max(T_dcn, (V/2) / PCIe). [1,2] crosses one x link each
+  // way, used by no other pair: 2 x max(T_min, (V/2) / W_uni).
+  auto t = makeTopology("v5p:4x4x4", 2);
+  Groups groups = {{0, 64}, {63, 127}};
+  for (int64_t base : {0, 64})
+    for (int64_t d = base + 1; d < base + 63; d += 2)
+      groups.push_back({d, d + 1});
+  double V = 2048.0 * 4096 * 2;
+  auto e = estimate(t, CollectiveKind::AllReduce, groups, V);
+  double dcn = 2 * std::max(T_dcn, (V / 2) / PCIe_v5p);
+  double ici = 2 * std::max(T_min, (V / 2) / W_uni_v5p);
+  EXPECT_WITHIN_2PCT(e.seconds, dcn);
+  ASSERT_EQ(e.groupSeconds.size(), groups.size());
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), dcn);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(1), dcn);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(2), ici); // [1, 2]
+  EXPECT_LT(e.secondsOfGroup(2), e.seconds / 5);
+}
+
+TEST(PerGroupTimes, UniformGroupsAndPermutePairs) {
+  // v5e 8x4 (no wraparound): groups of 4 along y are lines of 4 on one
+  // axis; a uniform collective keeps no per-group table.
+  auto t = makeTopology("v5e:8x4");
+  auto uniform = estimate(t, CollectiveKind::AllGather, torusLines(t, 1), MiB);
+  EXPECT_TRUE(uniform.groupSeconds.empty());
+  // Permute pairs: a one-hop pair and a six-hop pair each take their own
+  // route's time (notes 2.9: k T_min + bytes / (ports W_uni)).
+  auto e = permute(makeTopology("v5e:4x4"), {{0, 1}, {5, 15}}, 17e6);
+  ASSERT_EQ(e.groupSeconds.size(), 2u);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), T_min + 17e6 / W_uni_v5e);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(1), 4 * T_min + 17e6 / (2 * W_uni_v5e));
+  EXPECT_DOUBLE_EQ(e.seconds, e.secondsOfGroup(0));
+}
+
+//===----------------------------------------------------------------------===//
+// Injected faults
+//===----------------------------------------------------------------------===//
+
+CollectiveCostOptions withFaults(const xspmd::topology::FaultSet &faults) {
+  CollectiveCostOptions options = CollectiveCostOptions::closedForms();
+  options.faults = &faults;
+  return options;
+}
+
+TEST(Faults, SlowLinkSlowsOnlyTheRingsThroughIt) {
+  // v6e 16x16, rows are x rings of 16 (notes 2.4): (N-1)/N V / W_bidi. A
+  // link of row 0 at 1/4 of its bandwidth divides that ring's by 4; the
+  // other rows keep theirs.
+  auto t = makeTopology("v6e:16x16");
+  xspmd::topology::FaultSet faults;
+  ASSERT_FALSE(static_cast<bool>(faults.add(t, "link:5:x+:slow=4")));
+  double V = 64 * MiB, N = 16;
+  auto e = estimate(t, CollectiveKind::AllGather, torusLines(t, 0), V / N,
+                    withFaults(faults));
+  double healthy = (N - 1) / N * V / (2 * W_uni_v6e);
+  ASSERT_EQ(e.groupSeconds.size(), 16u);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), 4 * healthy);
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(1), healthy);
+  EXPECT_WITHIN_2PCT(e.seconds, 4 * healthy);
+}
+
+TEST(Faults, FailedLinksReroutedOrReported) {
+  auto t = makeTopology("v6e:16x16");
+  double V = 64 * MiB, N = 16;
+  // One failed link on a ring: a line of 16, (N-1) (V/N) / W_uni.
+  xspmd::topology::FaultSet one;
+  ASSERT_FALSE(static_cast<bool>(one.add(t, "link:15:x+:fail")));
+  auto e = estimate(t, CollectiveKind::AllGather, torusLines(t, 0), V / N,
+                    withFaults(one));
+  EXPECT_WITHIN_2PCT(e.secondsOfGroup(0), (N - 1) * (V / N) / W_uni_v6e);
+  // Two on the same ring: an error naming the first.
+  xspmd::topology::FaultSet two;
+  ASSERT_FALSE(static_cast<bool>(two.add(t, "link:3:x+:fail")));
+  ASSERT_FALSE(static_cast<bool>(two.add(t, "link:9:x-:fail")));
+  CollectiveOp op;
+  op.kind = CollectiveKind::AllReduce;
+  op.groups = torusLines(t, 0);
+  op.bytesPerDevice = V;
+  auto failed = CollectiveCostModel(t, withFaults(two)).estimate(op);
+  ASSERT_FALSE(static_cast<bool>(failed));
+  EXPECT_NE(llvm::toString(failed.takeError())
+                .find("needs link 3 x+ (device 3 <-> device 4) failed"),
+            std::string::npos);
+  // A permute routed over the failed link, and a failed device.
+  CollectiveOp permute;
+  permute.kind = CollectiveKind::CollectivePermute;
+  permute.pairs = {{2, 5}};
+  permute.bytesPerDevice = V;
+  auto blocked = CollectiveCostModel(t, withFaults(two)).estimate(permute);
+  ASSERT_FALSE(static_cast<bool>(blocked));
+  EXPECT_NE(llvm::toString(blocked.takeError()).find("2 -> 5: needs link 3"),
+            std::string::npos);
+  xspmd::topology::FaultSet device;
+  ASSERT_FALSE(static_cast<bool>(device.add(t, "device:17:fail")));
+  auto down = CollectiveCostModel(t, withFaults(device)).estimate(op);
+  ASSERT_FALSE(static_cast<bool>(down));
+  EXPECT_NE(llvm::toString(down.takeError())
+                .find("all-reduce over [16, 17, 18, 19, 20, 21, 22, 23, ...] "
+                      "(16 devices): needs device 17 failed"),
+            std::string::npos);
+}
+
+TEST(Faults, DegradedDcnDividesNicAndPcie) {
+  // As DcnAllReduceSharedByHost, with the DCN at 1/3.
+  auto t = makeTopology("v5p:2x2x1", 2);
+  xspmd::topology::FaultSet faults;
+  ASSERT_FALSE(static_cast<bool>(faults.add(t, "dcn:slow=3")));
+  double V = 64 * MiB, S = 2;
+  auto e = estimate(t, CollectiveKind::AllReduce,
+                    {{0, 4}, {1, 5}, {2, 6}, {3, 7}}, V, withFaults(faults));
+  EXPECT_WITHIN_2PCT(e.seconds, 3 * 2 * (S - 1) / S * V / (NIC_v5p / 4));
+  // Malformed or impossible faults are errors.
+  for (const char *bad : {"dcn:2:slow=2", "link:0:z+:slow=2", "link:0:q+:fail",
+                          "device:0:slow=2", "link:0:x+:slow=x"})
+    EXPECT_TRUE(static_cast<bool>(llvm::errorToBool(faults.add(t, bad))))
+        << bad;
 }
 
 //===----------------------------------------------------------------------===//

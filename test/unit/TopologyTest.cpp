@@ -63,6 +63,19 @@ TEST(Presets, LookupByNameAndAcceleratorPrefix) {
   EXPECT_FALSE(lookupGeneration("v3").has_value());
 }
 
+TEST(Presets, Tpu7xPerChip) {
+  // Notes 1.1, 1.2, 7: per chip (a simulated device is both chiplets).
+  const GenerationSpec &spec = getGenerationSpec(Generation::Tpu7x);
+  EXPECT_DOUBLE_EQ(spec.peakBf16Flops, 2.307e15);
+  EXPECT_DOUBLE_EQ(spec.hbmBandwidth, 7.38e12);
+  EXPECT_DOUBLE_EQ(spec.iciLinkBandwidth, 1e11);
+  EXPECT_DOUBLE_EQ(spec.dcnHostBandwidth, 4 * 100e9 / 8);
+  // tpu7x-8 counts TensorCores, as v5p: 4 chips.
+  Topology t = parse("tpu7x-8");
+  EXPECT_EQ(t.shapeString(), "2x2x1");
+  EXPECT_EQ(t.getSpec().generation, Generation::Tpu7x);
+}
+
 //===----------------------------------------------------------------------===//
 // Parsing and slice rules
 //===----------------------------------------------------------------------===//

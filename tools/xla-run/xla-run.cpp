@@ -47,6 +47,7 @@ struct Options {
   bool timingOnly = false;
   std::string topology;
   int64_t slices = 0;
+  std::vector<std::string> faults;
   bool syncCollectives = false;
   bool noFusion = false;
   std::string trace, traceDevices;
@@ -193,7 +194,8 @@ int writeOutputs(const Options &opts, llvm::ArrayRef<Tensor> outputs) {
 
 bool timingRequested(const Options &opts) {
   return opts.timing || opts.timingOnly || !opts.topology.empty() ||
-         opts.slices > 0 || !opts.trace.empty() || opts.metrics;
+         opts.slices > 0 || !opts.trace.empty() || opts.metrics ||
+         !opts.faults.empty();
 }
 
 /// Everything the first step sets up: the runner, the timing model, the
@@ -247,6 +249,7 @@ int prepare(const Options &opts, Session &session,
     TimingOptions timing;
     timing.topology = opts.topology;
     timing.slices = opts.slices;
+    timing.faults = opts.faults;
     timing.asyncCollectives = !opts.syncCollectives;
     timing.costs.fuseElementwise = !opts.noFusion;
     if (!opts.trace.empty()) {
@@ -486,6 +489,10 @@ int main(int argc, char **argv) {
                  "slices joined by DCN (default: the hybrid mesh's DCN size, "
                  "or 1)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--fault", opts.faults,
+                 "inject a fault (repeatable): link:DEVICE:AXIS(+|-):slow=F, "
+                 "link:DEVICE:AXIS(+|-):fail, device:DEVICE:fail, "
+                 "dcn:slow=F, dcn:SLICE:slow=F");
   app.add_flag("--sync-collectives", opts.syncCollectives,
                "run collectives on the compute stream (default: async "
                "start/done pairs overlapping compute)");
