@@ -73,6 +73,7 @@ enum class UnaryOp {
   gelu
 };
 enum class ReduceOp { sum, mean, max, min, prod };
+/// In the order of the dialect's CompareDirection.
 enum class CompareOp { eq, ne, lt, le, gt, ge };
 
 } // namespace xspmd::lazy

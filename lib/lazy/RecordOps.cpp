@@ -80,6 +80,12 @@ int64_t normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + rank : dim;
 }
 
+static_assert(static_cast<int>(CompareOp::ge) ==
+                      static_cast<int>(xla::CompareDirection::ge) &&
+                  static_cast<int>(CompareOp::eq) ==
+                      static_cast<int>(xla::CompareDirection::eq),
+              "CompareOp follows xla::CompareDirection");
+
 } // namespace
 
 llvm::Expected<Tensor> Runtime::full(llvm::ArrayRef<int64_t> shape,
@@ -161,8 +167,8 @@ llvm::Expected<Tensor> Runtime::broadcastTo(const Tensor &x,
                                     impl->builder.getDenseI64ArrayAttr(dims)));
 }
 
-llvm::Expected<Tensor> Runtime::binary(BinaryOp op, const Tensor &lhs,
-                                       const Tensor &rhs) {
+llvm::Expected<SmallVector<Value>>
+Runtime::broadcastOperands(const Tensor &lhs, const Tensor &rhs) {
   if (!lhs.isValid() || !rhs.isValid())
     return recordError("an operand is an empty tensor handle");
   llvm::Expected<SmallVector<int64_t>> shape =
@@ -175,7 +181,12 @@ llvm::Expected<Tensor> Runtime::binary(BinaryOp op, const Tensor &lhs,
   llvm::Expected<Tensor> b = broadcastTo(rhs, *shape);
   if (!b)
     return b.takeError();
-  llvm::Expected<SmallVector<Value>> v = valuesOf(*impl, {*a, *b});
+  return valuesOf(*impl, {*a, *b});
+}
+
+llvm::Expected<Tensor> Runtime::binary(BinaryOp op, const Tensor &lhs,
+                                       const Tensor &rhs) {
+  llvm::Expected<SmallVector<Value>> v = broadcastOperands(lhs, rhs);
   if (!v)
     return v.takeError();
   OpBuilder &builder = impl->builder;
@@ -265,40 +276,11 @@ llvm::Expected<Tensor> Runtime::unary(UnaryOp op, const Tensor &x) {
 
 llvm::Expected<Tensor> Runtime::compare(CompareOp op, const Tensor &lhs,
                                         const Tensor &rhs) {
-  llvm::Expected<SmallVector<int64_t>> shape =
-      broadcastShape(lhs.getShape(), rhs.getShape());
-  if (!shape)
-    return shape.takeError();
-  llvm::Expected<Tensor> a = broadcastTo(lhs, *shape);
-  if (!a)
-    return a.takeError();
-  llvm::Expected<Tensor> b = broadcastTo(rhs, *shape);
-  if (!b)
-    return b.takeError();
-  llvm::Expected<SmallVector<Value>> v = valuesOf(*impl, {*a, *b});
+  llvm::Expected<SmallVector<Value>> v = broadcastOperands(lhs, rhs);
   if (!v)
     return v.takeError();
-  xla::CompareDirection direction;
-  switch (op) {
-  case CompareOp::eq:
-    direction = xla::CompareDirection::eq;
-    break;
-  case CompareOp::ne:
-    direction = xla::CompareDirection::ne;
-    break;
-  case CompareOp::lt:
-    direction = xla::CompareDirection::lt;
-    break;
-  case CompareOp::le:
-    direction = xla::CompareDirection::le;
-    break;
-  case CompareOp::gt:
-    direction = xla::CompareDirection::gt;
-    break;
-  case CompareOp::ge:
-    direction = xla::CompareDirection::ge;
-    break;
-  }
+  // CompareOp lists the directions in the dialect's order.
+  auto direction = static_cast<xla::CompareDirection>(op);
   xla::CompareOp::Properties props;
   props.direction = xla::CompareDirectionAttr::get(impl->context, direction);
   return buildInferred<xla::CompareOp>(*impl, *v, props);

@@ -18,6 +18,8 @@
 
 #include "runtime/report/Metrics.h"
 
+#include "mlir/IR/Value.h"
+
 #include <map>
 #include <memory>
 #include <string>
@@ -180,6 +182,11 @@ public:
   struct Impl;
 
 private:
+  /// Values of `lhs` and `rhs` in the pending graph, broadcast to their
+  /// common shape.
+  llvm::Expected<llvm::SmallVector<mlir::Value>>
+  broadcastOperands(const Tensor &lhs, const Tensor &rhs);
+
   Runtime();
   friend class Tensor;
   std::shared_ptr<Impl> impl;
