@@ -12,6 +12,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/xxhash.h"
@@ -24,6 +25,26 @@ namespace xspmd {
 
 static llvm::Error sessionError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
+
+/// The functions `func` calls, directly or not, in the order first reached
+/// (without `func` itself).
+static SmallVector<func::FuncOp> transitiveCallees(func::FuncOp func) {
+  SmallVector<func::FuncOp> callees;
+  llvm::SmallPtrSet<Operation *, 8> seen{func};
+  SmallVector<func::FuncOp> work{func};
+  while (!work.empty()) {
+    func::FuncOp caller = work.pop_back_val();
+    caller.walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          call, call.getCalleeAttr());
+      if (callee && seen.insert(callee).second) {
+        callees.push_back(callee);
+        work.push_back(callee);
+      }
+    });
+  }
+  return callees;
 }
 
 Session::Session() = default;
@@ -229,6 +250,14 @@ Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
   std::string name = (func.getSymName() + ".spmd").str();
   auto work = cast<func::FuncOp>(builder.clone(*func));
   work.setSymName(name);
+  // The functions it calls come along, private: the pipeline inlines them
+  // and erases them once unused.
+  llvm::StringSet<> callees;
+  for (func::FuncOp callee : transitiveCallees(func)) {
+    auto copy = cast<func::FuncOp>(builder.clone(*callee));
+    copy.setPrivate();
+    callees.insert(copy.getSymName());
+  }
   PassManager pm(context.get());
   buildSpmdPipeline(pm, options);
   if (failed(pm.run(*scratch)))
@@ -240,6 +269,8 @@ Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
   builder.setInsertionPointAfter(func);
   func::FuncOp copy;
   for (auto produced : scratch->getOps<func::FuncOp>()) {
+    if (callees.contains(produced.getSymName()))
+      continue; // a callee the pipeline kept: the module has the original
     if (Operation *old = symbols.lookup(produced.getSymName()))
       symbols.erase(old);
     auto cloned = cast<func::FuncOp>(builder.clone(*produced));
@@ -264,6 +295,8 @@ std::string Session::hashGraph(func::FuncOp func, int64_t requestedDevices,
   for (auto mesh : module->getOps<xla::MeshOp>())
     mesh->print(os, flags);
   func->print(os, flags);
+  for (func::FuncOp callee : transitiveCallees(func))
+    callee->print(os, flags);
   os << "devices=" << requestedDevices << " partition=" << partition
      << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
      << " optimize=" << options.optimize << " lower=" << options.lower;

@@ -11,6 +11,13 @@ namespace xspmd {
 
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options) {
+  // Propagation and partitioning work on one function at a time: inline
+  // every call first. No simplification runs between inlining steps, so the
+  // program reaches propagation as written; private callees left without a
+  // use are erased by the inliner.
+  pm.addPass(mlir::createInlinerPass(
+      /*opPipelines=*/{},
+      /*defaultPipelineBuilder=*/[](mlir::OpPassManager &) {}));
   // Propagation and partitioning see through trace annotations.
   pm.addPass(createXlaInlineTracePass());
   XlaPropagateShardingPassOptions propagate;

@@ -26,8 +26,8 @@ struct SpmdPipelineOptions
       llvm::cl::init(true)};
 };
 
-/// inline trace annotations -> propagate sharding -> partition ->
-/// canonicalize + cse -> optimize collectives -> lower to per-device
+/// inline calls -> inline trace annotations -> propagate sharding -> partition
+/// -> canonicalize + cse -> optimize collectives -> lower to per-device
 /// programs + cse.
 void buildSpmdPipeline(mlir::OpPassManager &pm,
                        const SpmdPipelineOptions &options);

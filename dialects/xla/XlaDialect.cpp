@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace xspmd::xla;
@@ -15,9 +16,28 @@ using namespace xspmd::xla;
 #include "dialects/xla/XlaDialect.cpp.inc"
 #include "dialects/xla/XlaEnums.cpp.inc"
 
+namespace {
+
+/// Every xla op may be inlined: the ops are pure or side-effect free apart
+/// from collectives, whose meaning does not depend on the function they sit
+/// in. This lets the SPMD pipeline inline `func.call`s into their callers.
+struct XlaInlinerInterface : DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+
+} // namespace
+
 void XlaDialect::initialize() {
   registerAttributes();
   registerOps();
+  addInterfaces<XlaInlinerInterface>();
   registerShardingRuleModels(getContext());
 }
 

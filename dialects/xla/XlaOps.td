@@ -102,8 +102,8 @@ def Xla_TraceOp : Xla_Op<"trace",
 }
 
 def Xla_YieldOp : Xla_Op<"yield",
-    [Pure, Terminator, HasParent<"TraceOp">]> {
-  let summary = "Ends an xla.trace body, giving its results";
+    [Pure, Terminator, ParentOneOf<["TraceOp", "WhileOp", "CaseOp"]>]> {
+  let summary = "Ends a region of xla.trace, xla.while or xla.case, giving its values";
   let arguments = (ins Variadic<Xla_Tensor>:$values);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
@@ -604,5 +604,6 @@ def Xla_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
 }
 
 include "dialects/xla/XlaCollectiveOps.td"
+include "dialects/xla/XlaControlFlowOps.td"
 
 #endif // XSPMD_DIALECTS_XLA_XLAOPS_TD

@@ -343,7 +343,26 @@ OpShardingRule independentRule(Operation *op) {
 }
 
 OpShardingRule rule(TraceOp op) { return independentRule(op); }
+
+/// A carried value has one sharding: operand i and result i share every
+/// dimension's factor. (Propagation also ties the regions' arguments and
+/// the body's yield to it: docs/control-flow.md.)
+OpShardingRule rule(WhileOp op) {
+  OpShardingRuleBuilder b(op);
+  int64_t n = op.getNumResults();
+  for (int64_t i = 0; i < n; ++i)
+    for (auto [d, size] : llvm::enumerate(shapeOf(op.getResult(i)))) {
+      SmallVector<int64_t> dims(n, -1);
+      dims[i] = static_cast<int64_t>(d);
+      b.addFactor(dims, dims, size);
+    }
+  return b.build();
+}
 OpShardingRule rule(YieldOp op) { return independentRule(op); }
+/// The results of a case take the shardings of the branches' yields
+/// (propagation ties them: docs/control-flow.md); the op itself relates no
+/// dimensions.
+OpShardingRule rule(CaseOp op) { return independentRule(op); }
 
 template <typename OpTy>
 struct PointwiseModel
@@ -387,7 +406,7 @@ void registerShardingRuleModels(MLIRContext *ctx) {
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
          ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
          ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp,
-         DispatchOp, TraceOp, YieldOp>(ctx);
+         DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp>(ctx);
 }
 
 } // namespace xspmd::xla

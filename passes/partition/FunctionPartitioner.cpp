@@ -3,6 +3,7 @@
 #include "passes/partition/FunctionPartitioner.h"
 
 #include "passes/common/FunctionAttrs.h"
+#include "passes/partition/ControlFlow.h"
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
@@ -131,7 +132,7 @@ TypedAttr windowFill(Builder &b, Operation *op, Type elem) {
   return cast<TypedAttr>(b.getZeroAttr(elem));
 }
 
-class Partitioner {
+class Partitioner : public RegionPartitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
               PartitionStats &stats)
@@ -147,14 +148,23 @@ private:
     ShardLayout layout;
   };
 
-  ShardLayout layoutOf(Attribute sharding, ArrayRef<int64_t> shape) const {
+  // RegionPartitioner (passes/partition/ControlFlow.h).
+  OpBuilder &getBuilder() override { return builder; }
+  const MeshModel &getMeshModel() const override { return mesh; }
+  void place(Value global, Value local, const ShardLayout &layout) override {
+    placed[global] = {local, layout};
+  }
+  LogicalResult partitionRegionBody(Block &block) override;
+
+  ShardLayout layoutOf(Attribute sharding,
+                       ArrayRef<int64_t> shape) const override {
     if (auto s = dyn_cast_if_present<ShardingAttr>(sharding))
       return ShardLayout::fromSharding(s, mesh, shape);
     return ShardLayout::replicated(shape);
   }
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
-  Value getAs(Value global, const ShardLayout &layout, Location loc);
+  Value getAs(Value global, const ShardLayout &layout, Location loc) override;
   /// What resharding `global` from `from` to `to` would cost.
   double reshardCost(Value global, const ShardLayout &from,
                      const ShardLayout &to);
@@ -301,7 +311,20 @@ LogicalResult Partitioner::run() {
   return success();
 }
 
+LogicalResult Partitioner::partitionRegionBody(Block &block) {
+  auto outerReshards = reshardCache;
+  for (Operation &op : block.without_terminator())
+    if (failed(partitionOp(&op)))
+      return failure();
+  reshardCache = std::move(outerReshards);
+  return success();
+}
+
 LogicalResult Partitioner::partitionOp(Operation *op) {
+  if (auto loop = dyn_cast<WhileOp>(op))
+    return partitionWhile(loop, *this);
+  if (auto select = dyn_cast<CaseOp>(op))
+    return partitionCase(select, *this);
   if (op->getNumResults() != 1 ||
       !isa<RankedTensorType>(op->getResult(0).getType()))
     return op->emitOpError("cannot be partitioned: the partitioner handles "

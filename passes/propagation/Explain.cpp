@@ -58,6 +58,21 @@ void FunctionPropagation::explain(raw_ostream &os) {
   auto tensorLabel = [&](const OpRecord &record, int32_t k) {
     if (isa<func::ReturnOp>(record.op))
       return std::string(k == 0 ? "returned value" : "function result");
+    if (record.carried >= 0 && isa<CaseOp>(record.op->getParentOp())) {
+      std::string result = "result " + std::to_string(record.carried);
+      if (k == 1)
+        return result;
+      return "value branch " +
+             std::to_string(record.op->getParentRegion()->getRegionNumber()) +
+             " yields as " + result;
+    }
+    if (record.carried >= 0) {
+      std::string carried = "carried value " + std::to_string(record.carried);
+      if (k == 1)
+        return carried;
+      return (isa<YieldOp>(record.op) ? "value yielded as " : "initial ") +
+             carried;
+    }
     if (k < record.numOperands)
       return "operand " + std::to_string(k);
     return "result " + std::to_string(k - record.numOperands);
@@ -98,9 +113,15 @@ void FunctionPropagation::explain(raw_ostream &os) {
     if (isa<RankedTensorType>(arg.getType()))
       printState(states[stateOf[arg]], nameOf(arg));
   for (Operation *op : annotatedOps)
-    for (Value result : op->getResults())
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
       printState(states[stateOf[result]],
                  nameOf(result) + " = " + describeOp(op));
+      if (auto loop = dyn_cast<WhileOp>(op))
+        os << "    carried value " << i << ": one sharding for the initial "
+           << nameOf(loop.getInits()[i]) << ", the regions' argument "
+           << nameOf(loop.getBody().getArgument(i)) << ", the yielded "
+           << nameOf(loop.getBodyYield().getValues()[i]) << " and the result\n";
+    }
   for (auto [i, s] : llvm::enumerate(resultStates))
     if (isa<RankedTensorType>(func.getResultTypes()[i]))
       printState(states[s], "result " + std::to_string(i));

@@ -381,7 +381,8 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
       grew = true;
     }
     bool isResult = k >= record.numOperands;
-    if (isResult && !state.user && !state.isFuncResult && !pending.empty() &&
+    if (isResult && !state.user && !state.isFuncResult && !state.carried &&
+        !pending.empty() &&
         (state.partial.empty() || state.partialKind == rule.reductionKind)) {
       for (StringAttr axis : pending) {
         if (!used.insert(axis).second)

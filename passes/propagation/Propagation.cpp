@@ -102,6 +102,22 @@ static OpShardingRule returnRule(Type type) {
   return b.build();
 }
 
+const OpShardingRule *FunctionPropagation::identityRule(Type type) {
+  std::unique_ptr<OpShardingRule> &rule = returnRules[type];
+  if (!rule)
+    rule = std::make_unique<OpShardingRule>(returnRule(type));
+  return rule.get();
+}
+
+void FunctionPropagation::addCarriedStates(WhileOp op) {
+  for (auto [i, result] : llvm::enumerate(op.getResults())) {
+    int32_t s = addState(result, result.getType());
+    states[s].carried = true;
+    stateOf[op.getCond().getArgument(i)] = s;
+    stateOf[op.getBody().getArgument(i)] = s;
+  }
+}
+
 LogicalResult FunctionPropagation::initialize() {
   auto checkMesh = [&](ShardingAttr sharding,
                        Operation *anchor) -> LogicalResult {
@@ -138,15 +154,22 @@ LogicalResult FunctionPropagation::initialize() {
   WalkResult walked = func.walk([&](Operation *op) -> WalkResult {
     if (op == func)
       return WalkResult::advance();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          addState(arg, arg.getType());
     bool allTensors = op->getNumResults() > 0;
-    for (OpResult result : op->getResults()) {
-      addState(result, result.getType());
-      allTensors &= isa<RankedTensorType>(result.getType());
+    if (auto loop = dyn_cast<WhileOp>(op)) {
+      addCarriedStates(loop);
+    } else {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            addState(arg, arg.getType());
+      for (OpResult result : op->getResults()) {
+        int32_t s = addState(result, result.getType());
+        // A case's result is whichever branch's yield: never partial.
+        states[s].carried = isa<CaseOp>(op);
+      }
     }
+    for (OpResult result : op->getResults())
+      allTensors &= isa<RankedTensorType>(result.getType());
     if (allTensors)
       annotatedOps.push_back(op);
     // User shardings on results: a mark_sharding's own, or `xla.sharding`.
@@ -186,12 +209,46 @@ LogicalResult FunctionPropagation::initialize() {
       return;
     if (isa<func::ReturnOp>(op) && op->getParentOp() == func) {
       for (auto [i, value] : llvm::enumerate(op->getOperands())) {
-        std::unique_ptr<OpShardingRule> &rule = returnRules[value.getType()];
-        if (!rule)
-          rule = std::make_unique<OpShardingRule>(returnRule(value.getType()));
-        OpRecord record{
-            op, rule.get(), {stateOf.lookup(value), resultStates[i]}, 1};
+        OpRecord record{op,
+                        identityRule(value.getType()),
+                        {stateOf.lookup(value), resultStates[i]},
+                        1};
         addRecord(std::move(record));
+      }
+      return;
+    }
+    // Each branch's yielded values take the sharding of the case's results,
+    // and give it theirs.
+    if (auto select = dyn_cast<CaseOp>(op)) {
+      for (unsigned b = 0; b < select.getBranches().size(); ++b) {
+        YieldOp yield = select.getBranchYield(b);
+        for (auto [i, value] : llvm::enumerate(yield.getValues()))
+          addRecord(OpRecord{
+              yield,
+              identityRule(value.getType()),
+              {stateOf.lookup(value), stateOf.lookup(select.getResult(i))},
+              1,
+              static_cast<int32_t>(i)});
+      }
+      return;
+    }
+    // A loop's initial values and its body's yielded values take the
+    // sharding of the carried value they feed, and give it theirs.
+    if (auto loop = dyn_cast<WhileOp>(op)) {
+      YieldOp yield = loop.getBodyYield();
+      for (auto [i, init] : llvm::enumerate(loop.getInits())) {
+        int32_t carried = stateOf.lookup(loop.getResult(i));
+        const OpShardingRule *rule = identityRule(init.getType());
+        addRecord(OpRecord{op,
+                           rule,
+                           {stateOf.lookup(init), carried},
+                           1,
+                           static_cast<int32_t>(i)});
+        addRecord(OpRecord{yield,
+                           rule,
+                           {stateOf.lookup(yield.getValues()[i]), carried},
+                           1,
+                           static_cast<int32_t>(i)});
       }
       return;
     }

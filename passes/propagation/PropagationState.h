@@ -11,6 +11,7 @@
 #ifndef XSPMD_PASSES_PROPAGATION_PROPAGATIONSTATE_H
 #define XSPMD_PASSES_PROPAGATION_PROPAGATIONSTATE_H
 
+#include "dialects/xla/XlaOps.h"
 #include "dialects/xla/XlaShardingRule.h"
 #include "dialects/xla/XlaShardingRuleCache.h"
 #include "passes/propagation/Propagation.h"
@@ -61,6 +62,10 @@ struct ValueState {
   bool user = false;
   /// A function result: never partial (the caller gets full values).
   bool isFuncResult = false;
+  /// A loop-carried value (the result and region arguments of an
+  /// xla.while share it) or an xla.case result: never partial, as every
+  /// iteration reads it whole and each branch yields it whole.
+  bool carried = false;
   int32_t annotation = -1;
   double bytes = 0;
   /// The IR value (null for a function result).
@@ -80,6 +85,11 @@ struct OpRecord {
   llvm::SmallVector<int32_t, 4> tensors;
   /// Index of the first result in `tensors`.
   int32_t numOperands = 0;
+  /// For the identity records that tie an xla.while's operand (op = the
+  /// while) or its body's yielded value (op = the yield) to carried value
+  /// `carried`, or an xla.case branch's yielded value (op = the yield) to
+  /// result `carried`; -1 otherwise.
+  int32_t carried = -1;
 };
 
 /// One alternative of a conflict, for --xla-explain-sharding.
@@ -127,6 +137,11 @@ public:
 
 private:
   int32_t addState(mlir::Value value, mlir::Type type);
+  /// One state per carried value of `op`, shared by its result and the
+  /// arguments of both regions.
+  void addCarriedStates(xla::WhileOp op);
+  /// The identity rule between two values of `type`.
+  const xla::OpShardingRule *identityRule(mlir::Type type);
   void setUserSharding(ValueState &state, xla::ShardingAttr sharding,
                        const std::string &what);
   const MeshAxes *getMeshAxes(mlir::FlatSymbolRefAttr mesh);

@@ -10,7 +10,9 @@
 
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <map>
 
@@ -48,6 +50,15 @@ private:
   LogicalResult compileBlock(Block &block,
                              SmallVectorImpl<std::string> &regionScopes);
   LogicalResult compileOp(Operation &op, int32_t scope);
+  /// Compiles `loop` as a Loop instruction followed by its regions.
+  LogicalResult compileWhile(xla::WhileOp loop,
+                             SmallVectorImpl<std::string> &regionScopes);
+  /// Compiles `select` as a Case instruction followed by its branches.
+  LogicalResult compileCase(xla::CaseOp select,
+                            SmallVectorImpl<std::string> &regionScopes);
+  /// Compiles `call` as its callee's body in place, on fresh slots.
+  LogicalResult compileCall(func::CallOp call,
+                            SmallVectorImpl<std::string> &regionScopes);
   /// The scope of an op inside `regionScopes` whose location records
   /// `locScopes` (creating the scopes on first use); -1 for none.
   int32_t scopeOf(ArrayRef<std::string> regionScopes,
@@ -59,6 +70,8 @@ private:
   Program program;
   llvm::DenseMap<Value, int32_t> slots;
   std::map<std::vector<std::string>, int32_t> scopeIds;
+  /// Callees being compiled, to refuse recursion.
+  llvm::SmallPtrSet<Operation *, 4> activeCallees;
 };
 
 } // namespace
@@ -136,12 +149,29 @@ FunctionCompiler::compileBlock(Block &block,
                                SmallVectorImpl<std::string> &regionScopes) {
   for (Operation &op : block.getOperations()) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-      for (Value v : ret.getOperands())
-        program.resultSlots.push_back(slotOf(v));
+      // A callee's return is mapped by its call (compileCall).
+      if (ret->getParentOp() == func)
+        for (Value v : ret.getOperands())
+          program.resultSlots.push_back(slotOf(v));
+      continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (failed(compileCall(call, regionScopes)))
+        return failure();
+      continue;
+    }
+    if (auto loop = dyn_cast<xla::WhileOp>(op)) {
+      if (failed(compileWhile(loop, regionScopes)))
+        return failure();
+      continue;
+    }
+    if (auto select = dyn_cast<xla::CaseOp>(op)) {
+      if (failed(compileCase(select, regionScopes)))
+        return failure();
       continue;
     }
     if (isa<xla::YieldOp>(op))
-      continue; // Its parent trace maps its results onto these values.
+      continue; // Its parent trace or loop maps the values it yields.
     if (auto trace = dyn_cast<xla::TraceOp>(op)) {
       regionScopes.push_back(trace.getName().str());
       Block &traceBody = trace.getBody().front();
@@ -161,6 +191,120 @@ FunctionCompiler::compileBlock(Block &block,
             op, scopeOf(regionScopes, xla::getTraceScopes(op.getLoc())))))
       return failure();
   }
+  return success();
+}
+
+LogicalResult
+FunctionCompiler::compileWhile(xla::WhileOp loop,
+                               SmallVectorImpl<std::string> &regionScopes) {
+  for (auto [i, result] : llvm::enumerate(loop.getResults()))
+    if (failed(checkType(loop, result.getType(), "result " + Twine(i))))
+      return failure();
+  int32_t index = static_cast<int32_t>(program.instructions.size());
+  Instruction inst;
+  inst.kind = InstructionKind::Loop;
+  inst.opName = loop->getName().getStringRef().str();
+  inst.location = formatLocation(loop.getLoc());
+  inst.description = inst.opName + " at " + inst.location;
+  inst.scope = scopeOf(regionScopes, xla::getTraceScopes(loop.getLoc()));
+  for (Value init : loop.getInits())
+    inst.operands.push_back(slotOf(init));
+  // The carried slots are the results and both regions' arguments.
+  for (auto [i, result] : llvm::enumerate(loop.getResults())) {
+    int32_t slot = slotOf(result);
+    slots[loop.getCond().getArgument(i)] = slot;
+    slots[loop.getBody().getArgument(i)] = slot;
+    inst.results.push_back(slot);
+    program.slotOrigins[slot] =
+        "carried value " + std::to_string(i) + " of " + inst.description;
+  }
+  program.instructions.push_back(std::move(inst));
+  auto info = std::make_shared<LoopInfo>();
+  info->condBegin = index + 1;
+  if (failed(compileBlock(loop.getCond().front(), regionScopes)))
+    return failure();
+  info->condEnd = static_cast<int32_t>(program.instructions.size());
+  info->condition = slotOf(loop.getCondition());
+  if (failed(compileBlock(loop.getBody().front(), regionScopes)))
+    return failure();
+  info->bodyEnd = static_cast<int32_t>(program.instructions.size());
+  for (Value v : loop.getBodyYield().getValues())
+    info->yields.push_back(slotOf(v));
+  program.instructions[index].loop = std::move(info);
+  return success();
+}
+
+LogicalResult
+FunctionCompiler::compileCase(xla::CaseOp select,
+                              SmallVectorImpl<std::string> &regionScopes) {
+  for (auto [i, result] : llvm::enumerate(select.getResults()))
+    if (failed(checkType(select, result.getType(), "result " + Twine(i))))
+      return failure();
+  int32_t index = static_cast<int32_t>(program.instructions.size());
+  Instruction inst;
+  inst.kind = InstructionKind::Case;
+  inst.opName = select->getName().getStringRef().str();
+  inst.location = formatLocation(select.getLoc());
+  inst.description = inst.opName + " at " + inst.location;
+  inst.scope = scopeOf(regionScopes, xla::getTraceScopes(select.getLoc()));
+  inst.operands.push_back(slotOf(select.getIndex()));
+  for (Value result : select.getResults()) {
+    int32_t slot = slotOf(result);
+    inst.results.push_back(slot);
+    program.slotOrigins[slot] = inst.description;
+  }
+  program.instructions.push_back(std::move(inst));
+  auto info = std::make_shared<CaseInfo>();
+  info->predicated = select.isPredicated();
+  for (auto [b, branch] : llvm::enumerate(select.getBranches())) {
+    info->begins.push_back(static_cast<int32_t>(program.instructions.size()));
+    if (failed(compileBlock(branch.front(), regionScopes)))
+      return failure();
+    auto &yields = info->yields.emplace_back();
+    for (Value v : select.getBranchYield(b).getValues())
+      yields.push_back(slotOf(v));
+  }
+  info->end = static_cast<int32_t>(program.instructions.size());
+  program.instructions[index].branches = std::move(info);
+  return success();
+}
+
+LogicalResult
+FunctionCompiler::compileCall(func::CallOp call,
+                              SmallVectorImpl<std::string> &regionScopes) {
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  if (!callee || callee.isExternal())
+    return call.emitOpError() << "calls " << call.getCalleeAttr()
+                              << ", which has no body the simulator can run";
+  if (!callee.getBody().hasOneBlock())
+    return call.emitOpError()
+           << "calls " << call.getCalleeAttr()
+           << ", which has several blocks; the simulator runs straight-line "
+              "functions";
+  if (!activeCallees.insert(callee).second)
+    return call.emitOpError() << "calls " << call.getCalleeAttr()
+                              << " recursively; the simulator inlines calls";
+  Block &body = callee.getBody().front();
+  for (auto [arg, operand] :
+       llvm::zip_equal(body.getArguments(), call.getOperands()))
+    slots[arg] = slotOf(operand);
+  if (failed(compileBlock(body, regionScopes)))
+    return failure();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [result, value] :
+       llvm::zip_equal(call.getResults(), ret.getOperands()))
+    slots[result] = slotOf(value);
+  // Another call of the same callee gets slots of its own.
+  callee.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          slots.erase(arg);
+    for (Value result : op->getResults())
+      slots.erase(result);
+  });
+  activeCallees.erase(callee);
   return success();
 }
 
@@ -215,20 +359,56 @@ LogicalResult FunctionCompiler::compileOp(Operation &op, int32_t scope) {
 }
 
 void FunctionCompiler::computeReleases() {
-  // A slot dies after its last reader (or its producer, when unread), unless
-  // the function returns it.
-  std::vector<int64_t> lastUse(program.numSlots, -1);
-  for (auto [i, inst] : llvm::enumerate(program.instructions)) {
+  int32_t n = static_cast<int32_t>(program.instructions.size());
+  // The innermost loop around each instruction.
+  program.parentLoop.assign(n, -1);
+  for (int32_t l = 0; l < n; ++l)
+    for (int32_t i = l + 1, e = program.instructions[l].regionsEnd(); i < e;
+         ++i)
+      program.parentLoop[i] = l;
+  std::vector<int32_t> def(program.numSlots, -1);
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t s : program.instructions[i].results)
+      def[s] = i;
+  // A slot dies after its last reader (or its producer, when unread), as
+  // seen from the scope that defines it: a value read inside a loop but
+  // defined outside lives until the loop ends. What a loop's regions (or a
+  // case's branches) yield is read by the loop itself, after the iteration:
+  // it dies with the loop.
+  // Returned slots never die.
+  std::vector<int32_t> lastUse(program.numSlots, -1);
+  std::vector<int32_t> pinned(program.numSlots, -1);
+  for (int32_t i = 0; i < n; ++i) {
+    const Instruction &inst = program.instructions[i];
     for (int32_t s : inst.results)
-      lastUse[s] = i;
+      lastUse[s] = std::max(lastUse[s], i);
     for (int32_t s : inst.operands)
-      lastUse[s] = i;
+      lastUse[s] =
+          std::max(lastUse[s], useInDefinitionScope(program, i, def[s]));
+    auto readByLoop = [&](int32_t s) {
+      if (def[s] >= 0 && isInsideLoop(program, def[s], i))
+        pinned[s] = i;
+      else
+        lastUse[s] =
+            std::max(lastUse[s], useInDefinitionScope(program, i, def[s]));
+    };
+    if (inst.loop) {
+      readByLoop(inst.loop->condition);
+      for (int32_t s : inst.loop->yields)
+        readByLoop(s);
+    }
+    if (inst.branches)
+      for (const std::vector<int32_t> &yields : inst.branches->yields)
+        for (int32_t s : yields)
+          readByLoop(s);
   }
   for (int32_t s : program.resultSlots)
-    lastUse[s] = -1;
-  for (int32_t s = 0; s < program.numSlots; ++s)
-    if (lastUse[s] >= 0)
-      program.instructions[lastUse[s]].releases.push_back(s);
+    lastUse[s] = pinned[s] = -1;
+  for (int32_t s = 0; s < program.numSlots; ++s) {
+    int32_t at = pinned[s] >= 0 ? pinned[s] : lastUse[s];
+    if (at >= 0)
+      program.instructions[at].releases.push_back(s);
+  }
 }
 
 FailureOr<Program> compileFunction(func::FuncOp func,

@@ -32,22 +32,53 @@ llvm::Error checkArguments(const Program &program,
   return llvm::Error::success();
 }
 
-llvm::Expected<TensorList> runOnDevice(const Program &program,
-                                       llvm::ArrayRef<Tensor> args,
-                                       DeviceContext &device) {
-  if (llvm::Error err = checkArguments(program, args))
-    return std::move(err);
-  std::vector<Tensor> slots(program.numSlots);
-  for (auto [slot, value] : program.constants)
-    slots[slot] = value;
-  for (size_t i = 0; i < args.size(); ++i)
-    slots[program.argSlots[i]] = args[i];
-  llvm::SmallVector<const Tensor *, 4> operands;
-  llvm::SmallVector<Tensor, 2> results;
-  ExecutionObserver *observer = device.observer;
-  if (observer)
-    observer->beginProgram(program);
-  for (auto [index, inst] : llvm::enumerate(program.instructions)) {
+namespace {
+
+/// Runs the instructions of one program on one device.
+class ProgramRun {
+public:
+  ProgramRun(const Program &program, DeviceContext &device)
+      : program(program), device(device), observer(device.observer),
+        slots(program.numSlots) {}
+
+  llvm::Expected<TensorList> run(llvm::ArrayRef<Tensor> args) {
+    for (auto [slot, value] : program.constants)
+      slots[slot] = value;
+    for (size_t i = 0; i < args.size(); ++i)
+      slots[program.argSlots[i]] = args[i];
+    if (observer)
+      observer->beginProgram(program);
+    if (llvm::Error err =
+            runRange(0, static_cast<int32_t>(program.instructions.size())))
+      return std::move(err);
+    if (observer)
+      observer->endProgram();
+    TensorList outputs;
+    for (int32_t s : program.resultSlots)
+      outputs.push_back(slots[s]);
+    return outputs;
+  }
+
+private:
+  /// Runs instructions [begin, end), each loop with its regions.
+  llvm::Error runRange(int32_t begin, int32_t end) {
+    for (int32_t index = begin; index < end; ++index) {
+      const Instruction &inst = program.instructions[index];
+      if (inst.loop || inst.branches) {
+        if (llvm::Error err =
+                inst.loop ? runLoop(index, inst) : runCase(index, inst))
+          return err;
+        index = inst.regionsEnd() - 1;
+      } else if (llvm::Error err = runInstruction(index, inst)) {
+        return err;
+      }
+      for (int32_t s : inst.releases)
+        slots[s] = Tensor();
+    }
+    return llvm::Error::success();
+  }
+
+  llvm::Error runInstruction(int32_t index, const Instruction &inst) {
     operands.clear();
     for (int32_t s : inst.operands)
       operands.push_back(&slots[s]);
@@ -55,27 +86,87 @@ llvm::Expected<TensorList> runOnDevice(const Program &program,
     bool collective = inst.kind == InstructionKind::Collective;
     if (observer) {
       if (collective)
-        device.collectiveIssueTime =
-            observer->issueCollective(static_cast<int32_t>(index));
+        device.collectiveIssueTime = observer->issueCollective(index);
       else
-        observer->onInstruction(static_cast<int32_t>(index));
+        observer->onInstruction(index);
     }
     if (llvm::Error err = inst.kernel(device, operands, results))
-      return std::move(err);
+      return err;
     if (observer && collective)
-      observer->startCollective(static_cast<int32_t>(index),
-                                device.collectiveGroupStart);
+      observer->startCollective(index, device.collectiveGroupStart);
     for (size_t r = 0; r < results.size(); ++r)
       slots[inst.results[r]] = std::move(results[r]);
-    for (int32_t s : inst.releases)
-      slots[s] = Tensor();
+    return llvm::Error::success();
   }
-  if (observer)
-    observer->endProgram();
-  TensorList outputs;
-  for (int32_t s : program.resultSlots)
-    outputs.push_back(slots[s]);
-  return outputs;
+
+  /// Copies `from` into the carried slots of `inst` (tensors share storage).
+  void carry(const Instruction &inst, llvm::ArrayRef<int32_t> from) {
+    llvm::SmallVector<Tensor, 4> values;
+    for (int32_t s : from)
+      values.push_back(slots[s]);
+    for (auto [slot, value] : llvm::zip_equal(inst.results, values))
+      slots[slot] = std::move(value);
+    if (observer)
+      observer->onCopy(from, inst.results);
+  }
+
+  llvm::Error runLoop(int32_t index, const Instruction &inst) {
+    const LoopInfo &loop = *inst.loop;
+    if (observer)
+      observer->onInstruction(index);
+    carry(inst, inst.operands);
+    // Every device of an SPMD program computes the same condition, so all
+    // run the same number of iterations and their collectives match.
+    while (true) {
+      if (llvm::Error err = runRange(loop.condBegin, loop.condEnd))
+        return err;
+      const Tensor &condition = slots[loop.condition];
+      if (*static_cast<const uint8_t *>(condition.data()) == 0)
+        return llvm::Error::success();
+      if (llvm::Error err = runRange(loop.condEnd, loop.bodyEnd))
+        return err;
+      carry(inst, loop.yields);
+    }
+  }
+
+  llvm::Error runCase(int32_t index, const Instruction &inst) {
+    const CaseInfo &info = *inst.branches;
+    if (observer)
+      observer->onInstruction(index);
+    const Tensor &selector = slots[inst.operands[0]];
+    int64_t numBranches = static_cast<int64_t>(info.begins.size());
+    int64_t branch;
+    if (info.predicated) {
+      branch = *static_cast<const uint8_t *>(selector.data()) ? 0 : 1;
+    } else {
+      // An index out of range runs the last branch (HLO's conditional).
+      branch = *static_cast<const int32_t *>(selector.data());
+      if (branch < 0 || branch >= numBranches)
+        branch = numBranches - 1;
+    }
+    int32_t end = branch + 1 < numBranches ? info.begins[branch + 1] : info.end;
+    if (llvm::Error err = runRange(info.begins[branch], end))
+      return err;
+    carry(inst, info.yields[branch]);
+    return llvm::Error::success();
+  }
+
+  const Program &program;
+  DeviceContext &device;
+  ExecutionObserver *observer;
+  std::vector<Tensor> slots;
+  llvm::SmallVector<const Tensor *, 4> operands;
+  llvm::SmallVector<Tensor, 2> results;
+};
+
+} // namespace
+
+llvm::Expected<TensorList> runOnDevice(const Program &program,
+                                       llvm::ArrayRef<Tensor> args,
+                                       DeviceContext &device) {
+  if (llvm::Error err = checkArguments(program, args))
+    return std::move(err);
+  return ProgramRun(program, device).run(args);
 }
 
 llvm::Expected<std::vector<TensorList>>

@@ -34,8 +34,9 @@ FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
         "of an entry function that returns the dispatch of its arguments");
   if (isa<CollectiveOpInterface>(op))
     return lowerCollectiveOp(op, ctx);
-  return op->emitOpError("cannot be executed by the simulator (xla-run runs "
-                         "the ops of the xla dialect and func.return)");
+  return op->emitOpError(
+      "cannot be executed by the simulator (xla-run runs "
+      "the ops of the xla dialect, func.call and func.return)");
 }
 
 } // namespace xspmd::runtime

@@ -25,6 +25,10 @@ enum class InstructionKind : uint8_t {
   Collective,
   /// Produces a view of its operand: no time, no new memory.
   View,
+  /// An xla.while: runs its nested instructions (Program.h, LoopInfo).
+  Loop,
+  /// An xla.case: runs one branch of its nested instructions (CaseInfo).
+  Case,
 };
 
 /// How an op takes part in XLA-style loop fusion (runtime/exec/Fusion.h).

@@ -61,6 +61,32 @@ using OpKernel =
     std::function<llvm::Error(DeviceContext &, llvm::ArrayRef<const Tensor *>,
                               llvm::MutableArrayRef<Tensor>)>;
 
+/// The regions of an xla.while, compiled in line right after its
+/// instruction: the condition's instructions are [condBegin, condEnd), the
+/// body's [condEnd, bodyEnd). The loop instruction's results are the
+/// carried slots, which are also both regions' arguments; its operands are
+/// the initial values.
+struct LoopInfo {
+  int32_t condBegin = 0, condEnd = 0, bodyEnd = 0;
+  /// The slot holding the condition (a tensor<i1>) once cond has run.
+  int32_t condition = -1;
+  /// The slots the body yields, one per carried value.
+  std::vector<int32_t> yields;
+};
+
+/// The branches of an xla.case, compiled in line right after its
+/// instruction: branch b is [begins[b], begins[b + 1]), the last one ends at
+/// `end`. The case instruction's operand is the index; its results take the
+/// values the branch that ran yields.
+struct CaseInfo {
+  std::vector<int32_t> begins;
+  int32_t end = 0;
+  /// Per branch, the slots it yields.
+  std::vector<std::vector<int32_t>> yields;
+  /// An i1 index: true runs branch 0, false branch 1.
+  bool predicated = false;
+};
+
 struct Instruction {
   OpKernel kernel;
   llvm::SmallVector<int32_t, 4> operands;
@@ -83,6 +109,16 @@ struct Instruction {
   /// [2, 3]]", "all devices").
   std::shared_ptr<const CollectiveCall> collective;
   std::string participants;
+  /// Loop instructions: their regions.
+  std::shared_ptr<const LoopInfo> loop;
+  /// Case instructions: their branches.
+  std::shared_ptr<const CaseInfo> branches;
+
+  /// One past the last instruction of this instruction's regions (a loop's
+  /// or a case's), or -1 when it has none.
+  int32_t regionsEnd() const {
+    return loop ? loop->bodyEnd : branches ? branches->end : -1;
+  }
   /// "xla.dot_general" and "file.mlir:3:10".
   std::string opName, location;
   /// Innermost xla.trace scope (Program::scopes), or -1.
@@ -103,6 +139,9 @@ struct Program {
   std::vector<int32_t> argSlots, resultSlots;
   std::vector<std::pair<int32_t, Tensor>> constants;
   std::vector<Instruction> instructions;
+  /// Per instruction: the innermost loop or case instruction whose regions
+  /// hold it, or -1 at the top level.
+  std::vector<int32_t> parentLoop;
   /// Type of every slot (arguments, constants, op results).
   std::vector<TensorSpec> slotSpecs;
   /// What produced each slot, for reports: "argument 2", "constant",
@@ -120,6 +159,28 @@ struct Program {
   /// (collectives, partition_id, axis_index): an SPMD program.
   bool isSpmd = false;
 };
+
+/// Whether instruction `index` lies in the regions of the loop or case
+/// instruction `loop`.
+inline bool isInsideLoop(const Program &program, int32_t index, int32_t loop) {
+  return index > loop && index < program.instructions[loop].regionsEnd();
+}
+
+/// Where a use at instruction `use` of a slot defined at instruction `def`
+/// (-1: an argument or constant) happens in the definition's scope: `use`
+/// itself, or the outermost loop (or case) around it that does not hold
+/// `def` (a loop reads a value from outside in every iteration, so the
+/// value lives until the loop ends).
+inline int32_t useInDefinitionScope(const Program &program, int32_t use,
+                                    int32_t def) {
+  int32_t at = use;
+  if (program.parentLoop.empty())
+    return at; // built without loops
+  while (program.parentLoop[at] >= 0 &&
+         !(def >= 0 && isInsideLoop(program, def, program.parentLoop[at])))
+    at = program.parentLoop[at];
+  return at;
+}
 
 } // namespace xspmd::runtime
 

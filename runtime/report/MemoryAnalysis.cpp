@@ -81,8 +81,15 @@ MemoryProfile analyzeMemory(const runtime::Program &program, size_t topN) {
 
   for (auto [index, inst] : llvm::enumerate(program.instructions)) {
     int32_t i = static_cast<int32_t>(index);
-    for (int32_t s : inst.operands)
-      buffers[bufferOf[s]].lastUse = std::max(buffers[bufferOf[s]].lastUse, i);
+    // A buffer from outside a loop is read by every iteration: it lives
+    // until the loop ends.
+    for (int32_t s : inst.operands) {
+      Buffer &b = buffers[bufferOf[s]];
+      int32_t use = useInDefinitionScope(program, i, b.allocated);
+      if (use != i)
+        use = program.instructions[use].regionsEnd() - 1;
+      b.lastUse = std::max(b.lastUse, use);
+    }
     for (int32_t r : inst.results) {
       if (inst.kind == runtime::InstructionKind::View) {
         bufferOf[r] = bufferOf[inst.operands[0]];
@@ -95,6 +102,34 @@ MemoryProfile analyzeMemory(const runtime::Program &program, size_t topN) {
                 i);
       buffers.back().lastUse = i;
     }
+  }
+  // A loop's carried buffers, and the values its regions yield, live until
+  // its last instruction (the next iteration reads them).
+  for (const runtime::Instruction &inst : program.instructions) {
+    if (inst.branches) {
+      // A case's results are written when its branch ends.
+      for (int32_t s : inst.results) {
+        Buffer &b = buffers[bufferOf[s]];
+        b.lastUse = std::max(b.lastUse, inst.branches->end - 1);
+      }
+      for (const std::vector<int32_t> &yields : inst.branches->yields)
+        for (int32_t s : yields) {
+          Buffer &b = buffers[bufferOf[s]];
+          b.lastUse = std::max(b.lastUse, inst.branches->end - 1);
+        }
+    }
+    if (!inst.loop)
+      continue;
+    int32_t end = inst.loop->bodyEnd - 1;
+    auto liveToEnd = [&](int32_t s) {
+      Buffer &b = buffers[bufferOf[s]];
+      b.lastUse = std::max(b.lastUse, end);
+    };
+    for (int32_t s : inst.results)
+      liveToEnd(s);
+    for (int32_t s : inst.loop->yields)
+      liveToEnd(s);
+    liveToEnd(inst.loop->condition);
   }
   // Returned values live to the end and count as outputs; arguments and
   // constants live throughout.

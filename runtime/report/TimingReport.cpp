@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace xspmd::report {
@@ -79,23 +80,41 @@ summarizeTimeline(const timeline::CostModel &costs,
   if (!program)
     return summary;
   const timeline::ProgramCosts &table = costs.costsOf(*program);
+  // Counts per step from how often device 0 ran each instruction (a loop's
+  // at each iteration).
+  const std::vector<int64_t> &runs = clocks.front()->getRuns();
+  double perStep = std::max<double>(1.0, static_cast<double>(steps));
+  auto runsPerStep = [&](size_t i) {
+    return i < runs.size() ? static_cast<double>(runs[i]) / perStep : 0.0;
+  };
+  double computeRuns = 0, collectiveRuns = 0;
   for (auto [i, inst] : llvm::enumerate(program->instructions)) {
+    double n = runsPerStep(i);
+    if (inst.kind == runtime::InstructionKind::Loop ||
+        inst.kind == runtime::InstructionKind::Case)
+      summary.hasLoops = true;
     if (inst.kind == runtime::InstructionKind::Compute) {
-      ++summary.computeOps;
-      summary.flopsPerStep += inst.work.flops;
+      ++summary.computeInstructions;
+      computeRuns += n;
+      summary.flopsPerStep += inst.work.flops * n;
     }
     if (inst.kind != runtime::InstructionKind::Collective)
       continue;
+    collectiveRuns += n;
     const timeline::CollectiveRecord &record =
         costs.getCollectives()[table.collective[i]];
     summary.collectives.push_back(CollectiveRow{static_cast<int32_t>(i),
                                                 inst.opName, inst.location,
-                                                inst.participants, &record});
-    summary.linkBytesPerStep.ici += record.estimate.linkBytes.ici;
-    summary.linkBytesPerStep.dcn += record.estimate.linkBytes.dcn;
-    summary.sentPerDevicePerStep.ici += record.estimate.bytesSentPerDevice.ici;
-    summary.sentPerDevicePerStep.dcn += record.estimate.bytesSentPerDevice.dcn;
+                                                inst.participants, &record, n});
+    summary.linkBytesPerStep.ici += record.estimate.linkBytes.ici * n;
+    summary.linkBytesPerStep.dcn += record.estimate.linkBytes.dcn * n;
+    summary.sentPerDevicePerStep.ici +=
+        record.estimate.bytesSentPerDevice.ici * n;
+    summary.sentPerDevicePerStep.dcn +=
+        record.estimate.bytesSentPerDevice.dcn * n;
   }
+  summary.computeOps = static_cast<int64_t>(std::llround(computeRuns));
+  summary.collectivesRun = static_cast<int64_t>(std::llround(collectiveRuns));
   return summary;
 }
 
@@ -147,9 +166,15 @@ void printTimingReport(llvm::raw_ostream &os, const TimingSummary &summary,
   if (summary.lastStepSeconds() > 0 && !summary.devices.empty()) {
     double peak = topology.getSpec().peakBf16Flops;
     os << fmt::format(
-        "  compute: {} ops, {:.4g} FLOP per device per step "
+        "  compute: {} ops{}, {:.4g} FLOP per device per step "
         "({} of the bf16 peak over the step)\n",
-        summary.computeOps, summary.flopsPerStep,
+        summary.computeOps,
+        summary.hasLoops ? fmt::format(" run ({} in the program, loops "
+                                       "counted per iteration, branches "
+                                       "as taken)",
+                                       summary.computeInstructions)
+                         : std::string(),
+        summary.flopsPerStep,
         percent(summary.flopsPerStep / (summary.lastStepSeconds() * peak)));
   }
   auto header = [&] {
@@ -174,19 +199,24 @@ void printTimingReport(llvm::raw_ostream &os, const TimingSummary &summary,
 
   std::map<std::string, int64_t> kinds;
   for (const CollectiveRow &row : summary.collectives)
-    ++kinds[cost::stringifyCollectiveKind(
-                timeline::toCostKind(row.record->kind))
-                .str()];
-  os << fmt::format("  collectives per step: {}", summary.collectives.size());
-  if (!kinds.empty()) {
-    os << " (";
-    bool first = true;
-    for (const auto &[kind, count] : kinds) {
-      os << (first ? "" : ", ") << count << " " << kind;
-      first = false;
-    }
-    os << ")";
+    kinds[cost::stringifyCollectiveKind(timeline::toCostKind(row.record->kind))
+              .str()] += std::llround(row.runsPerStep);
+  os << fmt::format("  collectives per step: {}{}", summary.collectivesRun,
+                    summary.hasLoops ? " run" : "");
+  // Kinds that did not run (in a branch not taken) are left out.
+  bool first = true;
+  for (const auto &[kind, count] : kinds) {
+    if (count == 0)
+      continue;
+    os << (first ? " (" : ", ") << count << " " << kind;
+    first = false;
   }
+  if (!first)
+    os << ")";
+  if (summary.hasLoops)
+    os << fmt::format(", {} in the program (loops counted per iteration, "
+                      "branches as taken)",
+                      summary.collectives.size());
   os << "\n";
   if (!summary.collectives.empty()) {
     os << fmt::format("    {:>5}  {:<15}  {:<40}  {:<5}  {:>12}  {:>11}  {}\n",
@@ -220,6 +250,9 @@ void printTimingReport(llvm::raw_ostream &os, const TimingSummary &summary,
           participants, topology::stringifyLinkClass(est.linkClass).str(),
           formatTrafficBytes(row.record->bytesPerDevice),
           formatSeconds(est.seconds), algorithm);
+      if (summary.hasLoops)
+        os << fmt::format("           runs per step: {}\n",
+                          std::llround(row.runsPerStep));
     }
   }
   os << fmt::format("  bytes per link class per step: ICI {} over links ({} "

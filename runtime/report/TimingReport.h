@@ -24,6 +24,8 @@ struct CollectiveRow {
   int32_t instruction = 0;
   std::string op, location, participants;
   const timeline::CollectiveRecord *record = nullptr;
+  /// How often it runs per step (more than once in a loop).
+  double runsPerStep = 1;
 };
 
 struct DeviceRow {
@@ -38,13 +40,19 @@ struct TimingSummary {
   std::vector<double> stepSeconds;
   /// Every device's totals over all steps.
   std::vector<DeviceRow> devices;
-  /// The collectives of one step of device 0's program, in program order.
+  /// The collective instructions of device 0's program, in program order.
   std::vector<CollectiveRow> collectives;
-  /// Per step, summed over its collectives.
+  /// Collectives device 0 ran per step (a loop's at each iteration).
+  int64_t collectivesRun = 0;
+  /// Per step, summed over the collectives run.
   cost::LinkBytes linkBytesPerStep, sentPerDevicePerStep;
-  /// Compute instructions of device 0's program and their FLOPs per step.
+  /// Compute ops device 0 ran per step and their FLOPs; the compute
+  /// instructions of its program.
   int64_t computeOps = 0;
+  int64_t computeInstructions = 0;
   double flopsPerStep = 0;
+  /// Whether the program has loops (counts run differ from the program's).
+  bool hasLoops = false;
 
   double lastStepSeconds() const {
     return stepSeconds.empty() ? 0 : stepSeconds.back();

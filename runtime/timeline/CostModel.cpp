@@ -134,6 +134,8 @@ CostModel::addProgram(const runtime::Program &program) {
     const runtime::Instruction &inst = program.instructions[i];
     switch (inst.kind) {
     case runtime::InstructionKind::View:
+    case runtime::InstructionKind::Loop:
+    case runtime::InstructionKind::Case:
       break;
     case runtime::InstructionKind::Compute: {
       cost::OpWork work = inst.work;

@@ -26,6 +26,8 @@ void DeviceClock::record(EventKind kind, int32_t instruction, int32_t scope,
 
 void DeviceClock::beginProgram(const runtime::Program &p) {
   ++step;
+  if (program != &p)
+    runs.assign(p.instructions.size(), 0);
   program = &p;
   costs = &model.costsOf(p);
   stepBegin = std::max(computeFree, queueFree);
@@ -51,6 +53,12 @@ void DeviceClock::done(int32_t index, int32_t scope) {
 
 void DeviceClock::onInstruction(int32_t index) {
   const runtime::Instruction &inst = program->instructions[index];
+  ++runs[index];
+  // A loop or case takes no time itself; the instructions of its regions are
+  // reported as they run (a loop's at each iteration).
+  if (inst.kind == runtime::InstructionKind::Loop ||
+      inst.kind == runtime::InstructionKind::Case)
+    return;
   if (inst.kind == runtime::InstructionKind::View) {
     // Same buffer: ready (and awaited) with its operand.
     for (int32_t r : inst.results) {
@@ -75,6 +83,7 @@ void DeviceClock::onInstruction(int32_t index) {
   }
   computeBusy.push_back({begin, end});
   stats.compute += end - begin;
+  ++stats.computeOps;
   record(EventKind::Compute, index, inst.scope, begin, begin, end);
 }
 
@@ -90,6 +99,8 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
   const runtime::Instruction &inst = program->instructions[index];
   double start = std::max(groupStart, issued);
   double end = start + model.secondsOn(*costs, index, device);
+  ++runs[index];
+  ++stats.collectives;
   transfers.push_back({start, end});
   stats.communication += end - start;
   stats.groupWait += start - issued;
@@ -105,6 +116,18 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
     computeFree = end;
     pendingDone[result] = -1;
     record(EventKind::SyncCollective, index, inst.scope, issued, start, end);
+  }
+}
+
+void DeviceClock::onCopy(llvm::ArrayRef<int32_t> from,
+                         llvm::ArrayRef<int32_t> to) {
+  // Same buffers: ready (and awaited) with their sources.
+  llvm::SmallVector<std::pair<double, int32_t>, 4> values;
+  for (int32_t s : from)
+    values.push_back({ready[s], pendingDone[s]});
+  for (auto [slot, value] : llvm::zip_equal(to, values)) {
+    ready[slot] = value.first;
+    pendingDone[slot] = value.second;
   }
 }
 

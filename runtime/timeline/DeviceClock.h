@@ -83,6 +83,8 @@ struct DeviceStats {
   double stall = 0;
   /// Sum of the step durations.
   double span = 0;
+  /// Compute ops and collectives run (a loop's at each iteration).
+  int64_t computeOps = 0, collectives = 0;
 
   double dutyCycle() const { return span > 0 ? busy / span : 0; }
 };
@@ -104,11 +106,15 @@ public:
   const DeviceStats &getStats() const { return stats; }
   /// The program of the last step.
   const runtime::Program *getProgram() const { return program; }
+  /// Per instruction of that program: how often it ran, over all steps.
+  const std::vector<int64_t> &getRuns() const { return runs; }
 
   void beginProgram(const runtime::Program &program) override;
   void onInstruction(int32_t index) override;
   double issueCollective(int32_t index) override;
   void startCollective(int32_t index, double groupStart) override;
+  void onCopy(llvm::ArrayRef<int32_t> from,
+              llvm::ArrayRef<int32_t> to) override;
   void endProgram() override;
 
 private:
@@ -138,6 +144,7 @@ private:
   std::vector<Interval> computeBusy, transfers;
   std::vector<Event> events;
   std::vector<StepSpan> steps;
+  std::vector<int64_t> runs;
   DeviceStats stats;
 };
 

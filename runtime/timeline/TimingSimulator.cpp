@@ -26,6 +26,20 @@ llvm::Error simulateStep(llvm::ArrayRef<const runtime::Program *> programs,
                          llvm::ArrayRef<DeviceClock *> clocks) {
   size_t numDevices = programs.size();
   assert(clocks.size() == numDevices && "one clock per device");
+  // How often a loop runs and which branch a case takes depend on the
+  // values computed, which this mode does not have.
+  for (const runtime::Program *program : programs)
+    for (const runtime::Instruction &inst : program->instructions)
+      if (inst.kind == runtime::InstructionKind::Loop ||
+          inst.kind == runtime::InstructionKind::Case)
+        return simError(fmt::format(
+            "the timing-only mode cannot run @{}: {} of {} depends on the "
+            "values the program computes; run with numerics (without "
+            "--timing-only)",
+            program->name,
+            inst.kind == runtime::InstructionKind::Loop ? "the trip count"
+                                                        : "the branch taken",
+            inst.description));
   std::vector<size_t> pc(numDevices, 0);
   std::vector<double> issue(numDevices, 0);
   for (size_t d = 0; d < numDevices; ++d)

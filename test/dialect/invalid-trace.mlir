@@ -33,7 +33,7 @@ func.func @yield_type(%x: tensor<4xf32>) -> tensor<4xf16> {
 // -----
 
 func.func @yield_outside(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'xla.yield' op expects parent op 'xla.trace'}}
+  // expected-error @+1 {{'xla.yield' op expects parent op to be one of 'xla.trace, xla.while, xla.case'}}
   xla.yield %x : tensor<4xf32>
 }
 

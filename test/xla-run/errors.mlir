@@ -29,7 +29,7 @@ func.func @huge(%a: tensor<100000x100000x100000xf32>) -> tensor<100000x100000x10
   return %a : tensor<100000x100000x100000xf32>
 }
 
-// UNKNOWN: xla-run: error: no function @nope in the module (functions: @huge, @add, @small, @sum_all, @calls, @dynamic)
+// UNKNOWN: xla-run: error: no function @nope in the module (functions: @huge, @add, @small, @sum_all, @external, @calls, @dynamic)
 // AMBIGUOUS: xla-run: error: cannot pick a function: the module has 6 public functions and no @main (functions: @huge, {{.*}}); pass --function=NAME
 // TOOMANY: xla-run: error: input 2 ('2xf32=3,4') is one more than the function's arguments
 // SHAPE: xla-run: error: input 0 must be 2xf32, got 3xf32 ('3xf32=1,2,3')
@@ -54,10 +54,11 @@ func.func @sum_all(%a: tensor<2xf32>) -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
-// FOREIGN: errors.mlir:[[@LINE+3]]:8: error: 'func.call' op cannot be executed by the simulator (xla-run runs the ops of the xla dialect and func.return)
+// FOREIGN: errors.mlir:[[@LINE+4]]:8: error: 'func.call' op calls @external, which has no body the simulator can run
 // FOREIGN: xla-run: error: cannot run @calls on the simulator (see the diagnostics above)
+func.func private @external(tensor<2xf32>) -> tensor<2xf32>
 func.func @calls(%a: tensor<2xf32>) -> tensor<2xf32> {
-  %0 = func.call @add(%a, %a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %0 = func.call @external(%a) : (tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
 
