@@ -1,8 +1,7 @@
-//===- XlaControlFlow.cpp - xla.while
-//---------------------------------------===//
+//===- XlaControlFlow.cpp - xla.while, xla.case, xla.yield ----------------===//
 //
-// Assembly format and verifier of the control-flow ops
-// (XlaControlFlowOps.td).
+// Assembly format and verifiers of the control-flow ops
+// (XlaControlFlowOps.td) and of the terminator of every xla region.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +12,20 @@
 using namespace mlir;
 
 namespace xspmd::xla {
+
+//===----------------------------------------------------------------------===//
+// xla.yield
+//===----------------------------------------------------------------------===//
+
+LogicalResult YieldOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (isa<TraceOp, WhileOp, CaseOp>(parent) ||
+      parent->hasTrait<OpTrait::ScalarBodies>())
+    return success();
+  return emitOpError("ends a region of xla.trace, xla.while, xla.case or an "
+                     "op with scalar bodies, not of ")
+         << parent->getName();
+}
 
 //===----------------------------------------------------------------------===//
 // xla.while

@@ -580,3 +580,10 @@ LogicalResult ConvolutionOp::inferReturnTypes(MLIRContext *,
   types.push_back(in.clone(shape));
   return success();
 }
+
+Attribute xspmd::xla::getResultShardingAttr(Operation *op, unsigned i) {
+  Attribute attr = op->getAttr(kShardingAttrName);
+  if (auto array = dyn_cast_if_present<ArrayAttr>(attr))
+    return i < array.size() ? array[i] : Attribute();
+  return attr;
+}

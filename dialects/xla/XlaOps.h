@@ -4,6 +4,7 @@
 #define XSPMD_DIALECTS_XLA_XLAOPS_H
 
 #include "dialects/xla/XlaDialect.h"
+#include "dialects/xla/XlaTraits.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -23,6 +24,10 @@ namespace xspmd::xla {
 /// The mesh `name` as seen from `from` (through `symbols` when given).
 MeshOp lookupMesh(mlir::Operation *from, mlir::FlatSymbolRefAttr name,
                   mlir::SymbolTableCollection *symbols = nullptr);
+
+/// The `xla.sharding` of result `i` of `op`: the op's attribute when it is
+/// one sharding, element `i` when it is an array (one per result), or null.
+mlir::Attribute getResultShardingAttr(mlir::Operation *op, unsigned i);
 
 /// The first mesh of the module enclosing `from`, if any: all meshes of a
 /// module span the same devices, so it tells the device count.

@@ -27,6 +27,12 @@ def Xla_IndexScalar : 0DTensorOf<[I32, I64]>;
 class Xla_Op<string mnemonic, list<Trait> traits = []>
     : Op<Xla_Dialect, mnemonic, traits>;
 
+// The op's regions are scalar computations applied per element (HLO's
+// to_apply and comparator computations): dialects/xla/XlaTraits.h.
+def Xla_ScalarBodies : NativeOpTrait<"ScalarBodies"> {
+  let cppNamespace = "::xspmd::xla::OpTrait";
+}
+
 //===----------------------------------------------------------------------===//
 // Meshes and sharding annotations
 //===----------------------------------------------------------------------===//
@@ -101,12 +107,18 @@ def Xla_TraceOp : Xla_Op<"trace",
   let hasVerifier = 1;
 }
 
-def Xla_YieldOp : Xla_Op<"yield",
-    [Pure, Terminator, ParentOneOf<["TraceOp", "WhileOp", "CaseOp"]>]> {
-  let summary = "Ends a region of xla.trace, xla.while or xla.case, giving its values";
+def Xla_YieldOp : Xla_Op<"yield", [Pure, Terminator]> {
+  let summary = "Ends a region of an xla op, giving its values";
+  let description = [{
+    Ends the body of `xla.trace`, the regions of `xla.while` and the
+    branches of `xla.case`, and the scalar computations of ops with scalar
+    bodies (a reduction's combiner, a sort's comparator), where it yields
+    rank-0 tensors.
+  }];
   let arguments = (ins Variadic<Xla_Tensor>:$values);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, {}); }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -9,14 +9,6 @@ namespace xspmd::partition {
 
 RegionPartitioner::~RegionPartitioner() = default;
 
-/// The sharding of result `i` of `op` (a single sharding or an array).
-static Attribute resultSharding(Operation *op, unsigned i) {
-  Attribute attr = op->getAttr(kShardingAttrName);
-  if (auto array = dyn_cast_if_present<ArrayAttr>(attr))
-    return i < array.size() ? array[i] : Attribute();
-  return attr;
-}
-
 LogicalResult partitionWhile(WhileOp op, RegionPartitioner &p) {
   OpBuilder &b = p.getBuilder();
   const MeshModel &mesh = p.getMeshModel();
@@ -28,7 +20,8 @@ LogicalResult partitionWhile(WhileOp op, RegionPartitioner &p) {
   SmallVector<Type> localTypes;
   for (auto [i, init] : llvm::enumerate(op.getInits())) {
     auto type = cast<RankedTensorType>(init.getType());
-    ShardLayout layout = p.layoutOf(resultSharding(op, i), type.getShape());
+    ShardLayout layout =
+        p.layoutOf(getResultShardingAttr(op, i), type.getShape());
     layout.partialAxes.clear();
     inits.push_back(p.getAs(init, layout, loc));
     localTypes.push_back(type.clone(layout.localShape(mesh)));
@@ -75,7 +68,8 @@ LogicalResult partitionCase(CaseOp op, RegionPartitioner &p) {
   SmallVector<Type> localTypes;
   for (auto [i, result] : llvm::enumerate(op.getResults())) {
     auto type = cast<RankedTensorType>(result.getType());
-    ShardLayout layout = p.layoutOf(resultSharding(op, i), type.getShape());
+    ShardLayout layout =
+        p.layoutOf(getResultShardingAttr(op, i), type.getShape());
     layout.partialAxes.clear();
     localTypes.push_back(type.clone(layout.localShape(mesh)));
     layouts.push_back(std::move(layout));

@@ -325,10 +325,10 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     return partitionWhile(loop, *this);
   if (auto select = dyn_cast<CaseOp>(op))
     return partitionCase(select, *this);
-  if (op->getNumResults() != 1 ||
-      !isa<RankedTensorType>(op->getResult(0).getType()))
+  if (op->getNumResults() == 0 ||
+      !llvm::all_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
     return op->emitOpError("cannot be partitioned: the partitioner handles "
-                           "ops with one tensor result");
+                           "ops with tensor results");
   Value result = op->getResult(0);
   auto type = cast<RankedTensorType>(result.getType());
   if (isa<CollectiveOpInterface, PartitionIdOp, AxisIndexOp>(op))
@@ -371,9 +371,13 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     current.push_back(placed.at(operand).layout);
     operandShapes.push_back(shapeOf(operand));
   }
-  Value result = op->getResult(0);
-  ArrayRef<int64_t> resultShape = shapeOf(result);
-  ShardLayout target = layoutOf(op->getAttr(kShardingAttrName), resultShape);
+  SmallVector<ArrayRef<int64_t>> resultShapes;
+  SmallVector<ShardLayout> targets;
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    resultShapes.push_back(shapeOf(result));
+    targets.push_back(
+        layoutOf(getResultShardingAttr(op, i), resultShapes.back()));
+  }
   // Candidate assignments: the result's layout decides first (what
   // propagation chose), or one operand's does; and operands split along a
   // reduction factor either keep that split (a pending sum to reduce
@@ -413,8 +417,8 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     FactorAssignment candidate;
     SmallVector<std::pair<int64_t, Window>> candidateWindows;
     while (true) {
-      candidate = assignFactors(rule, mesh, current, operandShapes, {target},
-                                {resultShape}, options);
+      candidate = assignFactors(rule, mesh, current, operandShapes, targets,
+                                resultShapes, options);
       size_t blocked = options.blockedFactors.size();
       candidateWindows =
           windowedDims(op, rule, candidate, options.blockedFactors);
@@ -422,7 +426,9 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
       if (options.blockedFactors.size() == blocked)
         break;
     }
-    double cost = reshardCost(result, candidate.results.front(), target);
+    double cost = 0;
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      cost += reshardCost(result, candidate.results[i], targets[i]);
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
       cost += reshardCost(operand, current[i], candidate.operands[i]);
     if (cost < bestCost) {
@@ -467,6 +473,14 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     windowDims.push_back(dim);
   }
 
+  if (op->getNumResults() > 1) {
+    Operation *localOp =
+        buildLocalOp(op, operands, assignment, rule, windowDims);
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      placed[result] = {localOp->getResult(i), assignment.results[i]};
+    return success();
+  }
+  Value result = op->getResult(0);
   Value localResult;
   if (auto dus = dyn_cast<DynamicUpdateSliceOp>(op))
     localResult = buildLocalDynamicUpdateSlice(
@@ -538,6 +552,10 @@ Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
   auto globalType = cast<RankedTensorType>(op->getResult(0).getType());
   auto resultType =
       globalType.clone(assignment.results.front().localShape(mesh));
+  SmallVector<Type> resultTypes;
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    resultTypes.push_back(cast<RankedTensorType>(result.getType())
+                              .clone(assignment.results[i].localShape(mesh)));
   Location loc = op->getLoc();
   auto sizesOf = [](Value v) { return SmallVector<int64_t>(shapeOf(v)); };
   // Ops whose attributes mention sizes get the local ones.
@@ -589,11 +607,17 @@ Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
   }
   OperationState state(loc, op->getName());
   state.addOperands(operands);
-  state.addTypes(resultType);
+  state.addTypes(resultTypes);
   state.propertiesAttr = op->getPropertiesAsAttribute();
   for (NamedAttribute attr : op->getDiscardableAttrs())
     if (attr.getName() != kShardingAttrName)
       state.addAttribute(attr.getName(), attr.getValue());
+  // Scalar bodies (a combiner, a comparator) act per element: the local op
+  // applies the same computation.
+  for (Region &region : op->getRegions()) {
+    IRMapping mapping;
+    region.cloneInto(state.addRegion(), mapping);
+  }
   Operation *clone = builder.create(state);
   if (auto conv = dyn_cast<ConvolutionOp>(clone);
       conv && !windowedDims.empty()) {

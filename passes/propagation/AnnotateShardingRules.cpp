@@ -18,6 +18,8 @@ struct AnnotateShardingRulesPass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     getOperation().walk([&](Operation *op) {
+      if (isInScalarBody(op))
+        return;
       if (std::optional<OpShardingRule> rule = getShardingRule(op))
         op->setAttr(kShardingRuleAttrName, ruleToAttr(ctx, *rule));
     });

@@ -151,8 +151,10 @@ LogicalResult FunctionPropagation::initialize() {
   }
   // Op results, then op records (operands may be defined in any order in
   // graph regions, so all states exist before records are built).
+  // Scalar computations (a reduction's combiner, a sort's comparator) hold
+  // no shardings: their values are per-element scalars.
   WalkResult walked = func.walk([&](Operation *op) -> WalkResult {
-    if (op == func)
+    if (op == func || isInScalarBody(op))
       return WalkResult::advance();
     bool allTensors = op->getNumResults() > 0;
     if (auto loop = dyn_cast<WhileOp>(op)) {
@@ -205,7 +207,7 @@ LogicalResult FunctionPropagation::initialize() {
     records.push_back(std::move(record));
   };
   func.walk([&](Operation *op) {
-    if (op == func)
+    if (op == func || isInScalarBody(op))
       return;
     if (isa<func::ReturnOp>(op) && op->getParentOp() == func) {
       for (auto [i, value] : llvm::enumerate(op->getOperands())) {
