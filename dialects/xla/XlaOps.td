@@ -604,6 +604,7 @@ def Xla_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
 }
 
 include "dialects/xla/XlaCollectiveOps.td"
+include "dialects/xla/XlaMathOps.td"
 include "dialects/xla/XlaControlFlowOps.td"
 
 #endif // XSPMD_DIALECTS_XLA_XLAOPS_TD
