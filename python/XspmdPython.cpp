@@ -15,6 +15,7 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <optional>
 
 namespace py = pybind11;
 using namespace xspmd;
@@ -351,10 +352,11 @@ PYBIND11_MODULE(_xspmd, m) {
            [](Runtime &rt, const std::string &op, const Tensor &a,
               py::object b) {
              static const std::pair<const char *, BinaryOp> ops[] = {
-                 {"add", BinaryOp::add}, {"sub", BinaryOp::sub},
-                 {"mul", BinaryOp::mul}, {"div", BinaryOp::div},
-                 {"max", BinaryOp::max}, {"min", BinaryOp::min},
-                 {"pow", BinaryOp::pow}};
+                 {"add", BinaryOp::add},    {"sub", BinaryOp::sub},
+                 {"mul", BinaryOp::mul},    {"div", BinaryOp::div},
+                 {"max", BinaryOp::max},    {"min", BinaryOp::min},
+                 {"pow", BinaryOp::pow},    {"fmod", BinaryOp::fmod},
+                 {"atan2", BinaryOp::atan2}};
              for (auto [name, kind] : ops)
                if (op == name) {
                  if (py::isinstance<Tensor>(b))
@@ -370,7 +372,12 @@ PYBIND11_MODULE(_xspmd, m) {
                  {"exp", UnaryOp::exp},     {"log", UnaryOp::log},
                  {"tanh", UnaryOp::tanh},   {"sqrt", UnaryOp::sqrt},
                  {"rsqrt", UnaryOp::rsqrt}, {"sigmoid", UnaryOp::sigmoid},
-                 {"relu", UnaryOp::relu},   {"gelu", UnaryOp::gelu}};
+                 {"relu", UnaryOp::relu},   {"gelu", UnaryOp::gelu},
+                 {"floor", UnaryOp::floor}, {"ceil", UnaryOp::ceil},
+                 {"round", UnaryOp::round}, {"sign", UnaryOp::sign},
+                 {"erf", UnaryOp::erf},     {"cos", UnaryOp::cos},
+                 {"sin", UnaryOp::sin},     {"tan", UnaryOp::tan},
+                 {"log1p", UnaryOp::log1p}, {"expm1", UnaryOp::expm1}};
              for (auto [name, kind] : ops)
                if (op == name)
                  return check(rt.unary(kind, x));
@@ -387,6 +394,25 @@ PYBIND11_MODULE(_xspmd, m) {
                if (op == name)
                  return check(rt.compare(kind, a, b));
              throw py::value_error("unknown comparison '" + op + "'");
+           })
+      .def("remainder",
+           [](Runtime &rt, const Tensor &a, const Tensor &b) {
+             return check(rt.remainder(a, b));
+           })
+      .def("isfinite",
+           [](Runtime &rt, const Tensor &x) { return check(rt.isFinite(x)); })
+      .def(
+          "clamp",
+          [](Runtime &rt, const Tensor &x, std::optional<Tensor> min,
+             std::optional<Tensor> max) {
+            return check(
+                rt.clamp(x, min ? &*min : nullptr, max ? &*max : nullptr));
+          },
+          py::arg("x"), py::arg("min") = py::none(),
+          py::arg("max") = py::none())
+      .def("flip",
+           [](Runtime &rt, const Tensor &x, std::vector<int64_t> dims) {
+             return check(rt.flip(x, dims));
            })
       .def("where", [](Runtime &rt, const Tensor &p, const Tensor &a,
                        const Tensor &b) { return check(rt.select(p, a, b)); })

@@ -616,6 +616,7 @@ def Xla_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
 }
 
 include "dialects/xla/XlaCollectiveOps.td"
+include "dialects/xla/XlaMathOps.td"
 include "dialects/xla/XlaControlFlowOps.td"
 include "dialects/xla/XlaManualOps.td"
 

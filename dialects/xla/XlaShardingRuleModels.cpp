@@ -121,6 +121,20 @@ OpShardingRule rule(DynamicUpdateSliceOp op) {
   return b.build();
 }
 
+/// A reversed dimension is a permutation factor (block k of the result is
+/// made of the mirror block, n-1-k, of the input); the others pass through.
+OpShardingRule rule(ReverseOp op) {
+  OpShardingRuleBuilder b(op);
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    int64_t dim = d;
+    if (llvm::is_contained(op.getDims(), dim))
+      b.addWindowedFactor({dim}, {dim}, size);
+    else
+      b.addFactor({dim}, {dim}, size);
+  }
+  return b.build();
+}
+
 /// Non-concatenated dimensions are shared; the concatenated dimension of
 /// every operand and of the result is one permutation factor.
 OpShardingRule rule(ConcatenateOp op) {
@@ -406,14 +420,17 @@ void registerShardingRuleModels(MLIRContext *ctx) {
          AxisIndexOp, DeviceTableOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp,
          PowOp, AndOp, OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp,
          RsqrtOp, SigmoidOp, ReluOp, GeluOp, NotOp, CompareOp, SelectOp,
-         ConvertOp>(ctx);
+         ConvertOp, FloorOp, CeilOp, RoundNearestAfzOp, RoundNearestEvenOp,
+         SignOp, ErfOp, CosOp, SinOp, TanOp, Log1pOp, Expm1Op, CbrtOp, Atan2Op,
+         IsFiniteOp, RemOp, ShiftLeftOp, ShiftRightArithmeticOp,
+         ShiftRightLogicalOp, ClampOp, BitcastConvertOp>(ctx);
   attach<ContractionModel, DotGeneralOp, MatmulOp, EinsumOp>(ctx);
   attach<OwnModel, RngOp, BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp,
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
-         ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
-         ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp,
-         DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp, ManualComputationOp,
-         FullToShardOp, ShardToFullOp>(ctx);
+         ReverseOp, ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp,
+         AllGatherOp, ReduceScatterOp, AllToAllOp, CollectivePermuteOp,
+         AllSliceOp, DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp,
+         ManualComputationOp, FullToShardOp, ShardToFullOp>(ctx);
 }
 
 } // namespace xspmd::xla

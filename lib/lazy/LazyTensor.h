@@ -58,8 +58,10 @@ private:
   std::shared_ptr<TensorData> data;
 };
 
-/// Elementwise ops with numpy/torch broadcasting of the two shapes.
-enum class BinaryOp { add, sub, mul, div, max, min, pow };
+/// Elementwise ops with numpy/torch broadcasting of the two shapes. fmod is
+/// C's (torch.fmod, XLA's remainder); torch.remainder is Runtime::remainder.
+enum class BinaryOp { add, sub, mul, div, max, min, pow, fmod, atan2 };
+/// round is torch.round: halves to even.
 enum class UnaryOp {
   neg,
   abs,
@@ -70,7 +72,17 @@ enum class UnaryOp {
   rsqrt,
   sigmoid,
   relu,
-  gelu
+  gelu,
+  floor,
+  ceil,
+  round,
+  sign,
+  erf,
+  cos,
+  sin,
+  tan,
+  log1p,
+  expm1
 };
 enum class ReduceOp { sum, mean, max, min, prod };
 /// In the order of the dialect's CompareDirection.

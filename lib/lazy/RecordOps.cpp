@@ -19,10 +19,6 @@ using namespace mlir;
 namespace xspmd::lazy {
 namespace {
 
-llvm::Error recordError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
-}
-
 /// Builds `OpTy` with `properties` after inferring its result type through
 /// the op's own inference (whose failure is an error here, not the fatal
 /// error of the inferring builder).
@@ -59,6 +55,18 @@ llvm::Expected<SmallVector<Value>> valuesOf(Runtime::Impl &impl,
   return values;
 }
 
+int64_t normalizeDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + rank : dim;
+}
+
+static_assert(static_cast<int>(CompareOp::ge) ==
+                      static_cast<int>(xla::CompareDirection::ge) &&
+                  static_cast<int>(CompareOp::eq) ==
+                      static_cast<int>(xla::CompareDirection::eq),
+              "CompareOp follows xla::CompareDirection");
+
+} // namespace
+
 /// numpy's broadcast shape of two shapes, or an error naming both.
 llvm::Expected<SmallVector<int64_t>> broadcastShape(ArrayRef<int64_t> a,
                                                     ArrayRef<int64_t> b) {
@@ -75,18 +83,6 @@ llvm::Expected<SmallVector<int64_t>> broadcastShape(ArrayRef<int64_t> a,
   }
   return shape;
 }
-
-int64_t normalizeDim(int64_t dim, int64_t rank) {
-  return dim < 0 ? dim + rank : dim;
-}
-
-static_assert(static_cast<int>(CompareOp::ge) ==
-                      static_cast<int>(xla::CompareDirection::ge) &&
-                  static_cast<int>(CompareOp::eq) ==
-                      static_cast<int>(xla::CompareDirection::eq),
-              "CompareOp follows xla::CompareDirection");
-
-} // namespace
 
 llvm::Expected<Tensor> Runtime::full(llvm::ArrayRef<int64_t> shape,
                                      double value, runtime::ElementType type) {
@@ -218,6 +214,12 @@ llvm::Expected<Tensor> Runtime::binary(BinaryOp op, const Tensor &lhs,
   case BinaryOp::pow:
     result = xla::PowOp::create(builder, loc, x, y);
     break;
+  case BinaryOp::fmod:
+    result = xla::RemOp::create(builder, loc, x, y);
+    break;
+  case BinaryOp::atan2:
+    result = xla::Atan2Op::create(builder, loc, x, y);
+    break;
   }
   return impl->finish(result);
 }
@@ -269,6 +271,36 @@ llvm::Expected<Tensor> Runtime::unary(UnaryOp op, const Tensor &x) {
     break;
   case UnaryOp::gelu:
     result = xla::GeluOp::create(b, loc, *v);
+    break;
+  case UnaryOp::floor:
+    result = xla::FloorOp::create(b, loc, *v);
+    break;
+  case UnaryOp::ceil:
+    result = xla::CeilOp::create(b, loc, *v);
+    break;
+  case UnaryOp::round:
+    result = xla::RoundNearestEvenOp::create(b, loc, *v);
+    break;
+  case UnaryOp::sign:
+    result = xla::SignOp::create(b, loc, *v);
+    break;
+  case UnaryOp::erf:
+    result = xla::ErfOp::create(b, loc, *v);
+    break;
+  case UnaryOp::cos:
+    result = xla::CosOp::create(b, loc, *v);
+    break;
+  case UnaryOp::sin:
+    result = xla::SinOp::create(b, loc, *v);
+    break;
+  case UnaryOp::tan:
+    result = xla::TanOp::create(b, loc, *v);
+    break;
+  case UnaryOp::log1p:
+    result = xla::Log1pOp::create(b, loc, *v);
+    break;
+  case UnaryOp::expm1:
+    result = xla::Expm1Op::create(b, loc, *v);
     break;
   }
   return impl->finish(result);

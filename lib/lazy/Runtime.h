@@ -122,6 +122,17 @@ public:
                                llvm::ArrayRef<int64_t> strides);
   llvm::Expected<Tensor> concatenate(llvm::ArrayRef<Tensor> inputs,
                                      int64_t dim);
+  /// torch.remainder: the sign of the divisor (Python's %), built from
+  /// xla.rem (which has the dividend's sign) and a correction.
+  llvm::Expected<Tensor> remainder(const Tensor &lhs, const Tensor &rhs);
+  /// torch.isfinite: i1, all true for integer tensors.
+  llvm::Expected<Tensor> isFinite(const Tensor &x);
+  /// torch.clamp(x, min, max): either bound may be absent (not both); the
+  /// three broadcast together.
+  llvm::Expected<Tensor> clamp(const Tensor &x, const Tensor *min,
+                               const Tensor *max);
+  /// torch.flip(x, dims) (negative dims count from the end).
+  llvm::Expected<Tensor> flip(const Tensor &x, llvm::ArrayRef<int64_t> dims);
 
   // --- Collectives with replica groups (torch_xla xm.all_reduce & co.) ----
   /// `groups` empty: all devices in one group. The graph then runs on every

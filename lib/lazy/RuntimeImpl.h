@@ -1,7 +1,8 @@
 //===- RuntimeImpl.h - the state behind a lazy Runtime ----------*- C++ -*-===//
 //
-// Shared by Runtime.cpp (steps, caching, sharding) and RecordOps.cpp (the
-// ops a Tensor records). Not installed: embedders use Runtime.h.
+// Shared by Runtime.cpp (steps, caching, sharding), RecordOps.cpp and
+// RecordMathOps.cpp (the ops a Tensor records). Not installed: embedders
+// use Runtime.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +95,15 @@ struct Runtime::Impl : std::enable_shared_from_this<Runtime::Impl> {
 };
 
 mlir::Type toMlirType(mlir::MLIRContext *context, runtime::ElementType type);
+
+/// numpy's broadcast shape of two shapes, or an error naming both.
+llvm::Expected<llvm::SmallVector<int64_t>>
+broadcastShape(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b);
+
+/// The error of an op that cannot be recorded.
+inline llvm::Error recordError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message.str());
+}
 
 } // namespace xspmd::lazy
 

@@ -10,6 +10,7 @@
 #include "passes/partition/LocalBuilder.h"
 #include "passes/partition/ManualComputation.h"
 #include "passes/partition/ReshardBuilder.h"
+#include "passes/partition/Reverse.h"
 
 #include "dialects/xla/XlaShardingRule.h"
 #include "dialects/xla/XlaShardingRuleCache.h"
@@ -79,7 +80,7 @@ namespace {
 PartialPolicy partialPolicyOf(Operation *op) {
   return llvm::TypeSwitch<Operation *, PartialPolicy>(op)
       .Case<AddOp, SubOp, NegOp, ReshapeOp, TransposeOp, BroadcastInDimOp,
-            SliceOp, ConcatenateOp>(
+            SliceOp, ConcatenateOp, ReverseOp>(
           [](auto) { return PartialPolicy::allOperands; })
       .Case([](PadOp pad) {
         return pad.getValue().isZero() ? PartialPolicy::allOperands
@@ -393,7 +394,9 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   // than all-reducing the product). Keep the one whose reshards (operands
   // in, result out to its target) cost least; ties keep the earlier
   // candidate, so results-first with kept splits wins when nothing is
-  // gained.
+  // gained. A reverse may also gather its split reversed dimensions instead
+  // of permuting mirror blocks (passes/partition/Reverse.h); the permutes
+  // count in its cost.
   int64_t numOperands = op->getNumOperands();
   SmallVector<SmallVector<int64_t>> orders{{}};
   for (int64_t first = 0; first < numOperands; ++first) {
@@ -403,24 +406,35 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
         order.push_back(o);
     orders.push_back(order);
   }
-  SmallVector<std::pair<SmallVector<int64_t>, bool>> candidates;
-  for (bool splitReductions : {true, false}) {
-    if (!splitReductions &&
-        !llvm::is_contained(rule.factorKinds, FactorKind::reduction))
-      break;
-    for (const SmallVector<int64_t> &order : orders)
-      candidates.push_back({order, splitReductions});
+  struct Candidate {
+    SmallVector<int64_t> order;
+    bool splitReductions;
+    bool shardPermutations;
+  };
+  SmallVector<bool, 2> permutationChoices{
+      isa<SliceOp, PadOp, ConvolutionOp, ReverseOp>(op)};
+  if (isa<ReverseOp>(op))
+    permutationChoices.push_back(false);
+  SmallVector<Candidate> candidates;
+  for (bool shardPermutations : permutationChoices) {
+    for (bool splitReductions : {true, false}) {
+      if (!splitReductions &&
+          !llvm::is_contained(rule.factorKinds, FactorKind::reduction))
+        break;
+      for (const SmallVector<int64_t> &order : orders)
+        candidates.push_back({order, splitReductions, shardPermutations});
+    }
   }
   FactorAssignment assignment;
   SmallVector<std::pair<int64_t, Window>> windows;
   double bestCost = std::numeric_limits<double>::infinity();
-  for (const auto &[order, splitReductions] : candidates) {
+  for (const auto &[order, splitReductions, shardPermutations] : candidates) {
     AssignmentOptions options;
     options.operandsSplitReductions = splitReductions;
     // Results first: their layouts are what propagation chose for them.
     options.resultsDecideTheirFactors = order.empty();
     options.partialPolicy = partialPolicyOf(op);
-    options.shardPermutationFactors = isa<SliceOp, PadOp, ConvolutionOp>(op);
+    options.shardPermutationFactors = shardPermutations;
     options.offerOrder = order;
     FactorAssignment candidate;
     SmallVector<std::pair<int64_t, Window>> candidateWindows;
@@ -439,6 +453,9 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
       cost += reshardCost(result, candidate.results[i], targets[i]);
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
       cost += reshardCost(operand, current[i], candidate.operands[i]);
+    if (auto reverse = dyn_cast<ReverseOp>(op))
+      cost += mirrorExchangeCost(reverse, candidate.operands[0], mesh,
+                                 planner.getCosts());
     if (cost < bestCost) {
       bestCost = cost;
       assignment = std::move(candidate);
@@ -474,10 +491,9 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   SmallVector<int64_t> windowDims;
   for (auto [dim, window] : windows) {
     Type elem = cast<RankedTensorType>(operands[0].getType()).getElementType();
-    operands[0] =
-        buildWindow(local, op->getLoc(), operands[0], assignment.operands[0],
-                    mesh, meshName, dim, operandShapes[0][dim], window,
-                    windowFill(builder, op, elem));
+    operands[0] = buildWindow(
+        local, op->getLoc(), operands[0], assignment.operands[0], mesh, dim,
+        operandShapes[0][dim], window, windowFill(builder, op, elem));
     windowDims.push_back(dim);
   }
 
@@ -498,6 +514,9 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   else if (auto gather = dyn_cast<GatherOp>(op))
     localResult =
         buildLocalGather(gather, operands[0], operands[1], assignment);
+  else if (auto reverse = dyn_cast<ReverseOp>(op))
+    localResult = buildLocalReverse(local, reverse, operands[0],
+                                    assignment.operands[0], mesh);
   else
     localResult =
         buildLocalOp(op, operands, assignment, rule, windowDims)->getResult(0);

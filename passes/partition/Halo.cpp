@@ -26,24 +26,9 @@ std::optional<HaloSizes> haloSizes(const Window &window, int64_t numShards,
   return halo;
 }
 
-/// `count` elements of `value` along `dim` from `begin`.
-static Value sliceDim(OpBuilder &b, Location loc, Value value, int64_t dim,
-                      int64_t begin, int64_t count) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> start(type.getRank(), 0), limit(type.getShape()),
-      strides(type.getRank(), 1), shape(type.getShape());
-  start[dim] = begin;
-  limit[dim] = begin + count;
-  shape[dim] = count;
-  return SliceOp::create(
-      b, loc, type.clone(shape), value, b.getDenseI64ArrayAttr(start),
-      b.getDenseI64ArrayAttr(limit), b.getDenseI64ArrayAttr(strides));
-}
-
 Value buildWindow(LocalBuilder &local, Location loc, Value value,
-                  const ShardLayout &layout, const MeshModel &mesh,
-                  FlatSymbolRefAttr meshName, int64_t dim, int64_t globalSize,
-                  const Window &window, TypedAttr fill) {
+                  const ShardLayout &layout, const MeshModel &mesh, int64_t dim,
+                  int64_t globalSize, const Window &window, TypedAttr fill) {
   OpBuilder &b = local.getBuilder();
   auto type = cast<RankedTensorType>(value.getType());
   int64_t block = type.getDimSize(dim);
@@ -51,34 +36,21 @@ Value buildWindow(LocalBuilder &local, Location loc, Value value,
   std::optional<HaloSizes> halo = haloSizes(window, shards, block);
   assert(halo && "window reaches past the neighbouring blocks");
 
-  // Neighbours along the dimension are the adjacent positions in the group
-  // of the dimension's axes (major to minor, as the shard index).
-  SmallVector<Attribute> axisNames;
-  for (int a : layout.dimAxes[dim])
-    axisNames.push_back(b.getStringAttr(mesh.axisNames[a]));
-  ArrayAttr axes = b.getArrayAttr(axisNames);
+  // Neighbours along the dimension are adjacent shard indices.
   auto shift = [&](Value part, int64_t towards) {
-    DeviceGroups pairs;
+    SmallVector<std::pair<int64_t, int64_t>> pairs;
     for (int64_t p = 0; p + 1 < shards; ++p)
-      pairs.push_back(towards > 0 ? SmallVector<int64_t>{p, p + 1}
-                                  : SmallVector<int64_t>{p + 1, p});
-    auto pairsType = RankedTensorType::get(
-        {static_cast<int64_t>(pairs.size()), 2}, b.getI64Type());
-    SmallVector<int64_t> flat;
-    for (const auto &pair : pairs)
-      llvm::append_range(flat, pair);
-    return CollectivePermuteOp::create(
-        b, loc, part.getType(), part,
-        DenseIntElementsAttr::get(pairsType, flat), meshName, axes,
-        DenseIntElementsAttr(), LinkClassAttr());
+      pairs.push_back(towards > 0 ? std::make_pair(p, p + 1)
+                                  : std::make_pair(p + 1, p));
+    return local.permuteShards(loc, part, layout, dim, pairs);
   };
   SmallVector<Value> parts;
   if (halo->left > 0) // my left halo is the end of the previous block
-    parts.push_back(
-        shift(sliceDim(b, loc, value, dim, block - halo->left, halo->left), 1));
+    parts.push_back(shift(
+        local.sliceDim(loc, value, dim, block - halo->left, halo->left), 1));
   parts.push_back(value);
   if (halo->right > 0) // my right halo is the start of the next block
-    parts.push_back(shift(sliceDim(b, loc, value, dim, 0, halo->right), -1));
+    parts.push_back(shift(local.sliceDim(loc, value, dim, 0, halo->right), -1));
   Value extended = value;
   if (parts.size() > 1)
     extended = ConcatenateOp::create(b, loc, parts, dim);

@@ -42,9 +42,8 @@ std::optional<HaloSizes> haloSizes(const Window &window, int64_t numShards,
 /// fit (haloSizes).
 mlir::Value buildWindow(LocalBuilder &local, mlir::Location loc,
                         mlir::Value value, const ShardLayout &layout,
-                        const MeshModel &mesh, mlir::FlatSymbolRefAttr meshName,
-                        int64_t dim, int64_t globalSize, const Window &window,
-                        mlir::TypedAttr fill);
+                        const MeshModel &mesh, int64_t dim, int64_t globalSize,
+                        const Window &window, mlir::TypedAttr fill);
 
 } // namespace xspmd::partition
 

@@ -74,6 +74,38 @@ Value LocalBuilder::maskPadding(Location loc, Value local,
   return SelectOp::create(b, loc, inside, local, splat(loc, type, fill));
 }
 
+Value LocalBuilder::sliceDim(Location loc, Value value, int64_t dim,
+                             int64_t begin, int64_t count) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> start(type.getRank(), 0), limit(type.getShape()),
+      strides(type.getRank(), 1), shape(type.getShape());
+  start[dim] = begin;
+  limit[dim] = begin + count;
+  shape[dim] = count;
+  return SliceOp::create(
+      b, loc, type.clone(shape), value, b.getDenseI64ArrayAttr(start),
+      b.getDenseI64ArrayAttr(limit), b.getDenseI64ArrayAttr(strides));
+}
+
+Value LocalBuilder::permuteShards(Location loc, Value value,
+                                  const ShardLayout &layout, int64_t dim,
+                                  ArrayRef<std::pair<int64_t, int64_t>> pairs) {
+  // The group of a dimension's axes orders its members major to minor, as
+  // the shard index does.
+  SmallVector<Attribute> axisNames;
+  for (int a : layout.dimAxes[dim])
+    axisNames.push_back(b.getStringAttr(mesh.axisNames[a]));
+  SmallVector<int64_t> flat;
+  for (auto [source, target] : pairs)
+    flat.append({source, target});
+  auto pairsType = RankedTensorType::get(
+      {static_cast<int64_t>(pairs.size()), 2}, b.getI64Type());
+  return CollectivePermuteOp::create(b, loc, value.getType(), value,
+                                     DenseIntElementsAttr::get(pairsType, flat),
+                                     meshName, b.getArrayAttr(axisNames),
+                                     DenseIntElementsAttr(), LinkClassAttr());
+}
+
 TypedAttr reductionIdentity(Builder &b, ReductionKind kind, Type elem) {
   if (auto floatType = dyn_cast<FloatType>(elem)) {
     const llvm::fltSemantics &sem = floatType.getFloatSemantics();

@@ -1,7 +1,8 @@
 //===- LocalBuilder.h - helpers that build local-shape IR -------*- C++ -*-===//
 //
 // Small IR builders the partitioner shares: device-dependent offsets from
-// mesh coordinates, masks that neutralize padding, scalar constants.
+// mesh coordinates, masks that neutralize padding, slices and permutes of
+// local blocks, scalar constants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +38,18 @@ public:
                           const ShardLayout &layout,
                           llvm::ArrayRef<int64_t> globalShape,
                           llvm::ArrayRef<int64_t> dims, mlir::TypedAttr fill);
+
+  /// `count` elements of `value` along `dim` from `begin`.
+  mlir::Value sliceDim(mlir::Location loc, mlir::Value value, int64_t dim,
+                       int64_t begin, int64_t count);
+
+  /// A collective_permute of `value` among the devices that differ only in
+  /// the mesh axes splitting `dim` of `layout`; `pairs` are [source, target]
+  /// shard indices along that dimension. A device no pair targets receives
+  /// zeros.
+  mlir::Value permuteShards(mlir::Location loc, mlir::Value value,
+                            const ShardLayout &layout, int64_t dim,
+                            llvm::ArrayRef<std::pair<int64_t, int64_t>> pairs);
 
   /// A splat constant of `type` (a tensor type) holding `value`.
   mlir::Value splat(mlir::Location loc, mlir::RankedTensorType type,

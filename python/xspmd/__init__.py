@@ -97,9 +97,45 @@ def _unary(name):
     return op
 
 
-for _name in ("relu", "gelu", "tanh", "exp", "log", "sqrt", "rsqrt",
-              "sigmoid", "abs", "neg"):
+_UNARY = ("relu", "gelu", "tanh", "exp", "log", "sqrt", "rsqrt", "sigmoid",
+          "abs", "neg", "floor", "ceil", "round", "sign", "erf", "cos", "sin",
+          "tan", "log1p", "expm1")
+for _name in _UNARY:
     globals()[_name] = _unary(_name)
+
+
+def fmod(a, b):
+    """torch.fmod: C's fmod, the sign of the dividend."""
+    return _rt_get().binary("fmod", a, _as_tensor(b, a))
+
+
+def remainder(a, b):
+    """torch.remainder (Python's %): the sign of the divisor."""
+    return _rt_get().remainder(a, _as_tensor(b, a))
+
+
+def atan2(a, b):
+    return _rt_get().binary("atan2", a, _as_tensor(b, a))
+
+
+def isfinite(x):
+    return _rt_get().isfinite(x)
+
+
+def clamp(x, min=None, max=None):
+    """torch.clamp: min(max(x, min), max); either bound may be omitted."""
+    if min is None and max is None:
+        raise ValueError("clamp needs min or max")
+    lo = None if min is None else _as_tensor(min, x)
+    hi = None if max is None else _as_tensor(max, x)
+    return _rt_get().clamp(x, lo, hi)
+
+
+def flip(x, dims):
+    """torch.flip: reverses the order of elements along ``dims``."""
+    if isinstance(dims, int):
+        dims = [dims]
+    return _rt_get().flip(x, list(dims))
 
 
 def _binary(name, reflected=False):
@@ -173,9 +209,11 @@ Tensor.to = lambda self, dtype: _rt_get().convert(self, str(_np.dtype(dtype))
 Tensor.expand = lambda self, *shape: _rt_get().broadcast_to(self,
                                                             _shape(shape))
 Tensor.cpu = lambda self: self.numpy()
-for _name in ("relu", "gelu", "tanh", "exp", "log", "sqrt", "rsqrt",
-              "sigmoid", "abs"):
-    setattr(Tensor, _name, globals()[_name])
+for _name in _UNARY + ("fmod", "remainder", "atan2", "isfinite", "clamp"):
+    if _name != "neg":
+        setattr(Tensor, _name, globals()[_name])
+Tensor.__mod__ = remainder
+Tensor.flip = lambda self, *dims: flip(self, _shape(dims))
 
 
 def _as_tensor(value, like):

@@ -81,6 +81,13 @@ FailureOr<OpKernel> lowerDataMovementOp(Operation *op) {
                             transpose(*in[0], perm, out);
                           });
       })
+      .Case([](ReverseOp op) {
+        Shape dims = toShape(op.getDims());
+        return withResult(specOf(op.getResult()),
+                          [dims](ArrayRef<const Tensor *> in, Tensor &out) {
+                            reverse(*in[0], dims, out);
+                          });
+      })
       .Case([](SliceOp op) {
         Shape start = toShape(op.getStart()),
               strides = toShape(op.getStrides());

@@ -103,6 +103,44 @@ static FailureOr<OpKernel> lowerConvert(ConvertOp op) {
   });
 }
 
+static FailureOr<OpKernel> lowerIsFinite(IsFiniteOp op) {
+  TensorSpec operand = specOf(op.getInput());
+  TensorSpec spec = specOf(op.getResult());
+  PredicateKernel fn = getIsFiniteKernel(operand.type);
+  if (!fn)
+    return noKernel(op, operand.type);
+  return OpKernel([fn, spec](DeviceContext &, ArrayRef<const Tensor *> in,
+                             MutableArrayRef<Tensor> out) {
+    out[0] = spec.allocate();
+    fn(in[0]->data(), out[0].data<uint8_t>(), out[0].getNumElements());
+    return llvm::Error::success();
+  });
+}
+
+static FailureOr<OpKernel> lowerClamp(ClampOp op) {
+  TensorSpec spec = specOf(op.getResult());
+  ClampKernel fn = getClampKernel(spec.type);
+  if (!fn)
+    return noKernel(op, spec.type);
+  return OpKernel([fn, spec](DeviceContext &, ArrayRef<const Tensor *> in,
+                             MutableArrayRef<Tensor> out) {
+    out[0] = spec.allocate();
+    fn(in[0]->data(), in[1]->data(), in[2]->data(), out[0].data(),
+       out[0].getNumElements());
+    return llvm::Error::success();
+  });
+}
+
+/// The operand's storage seen as the result's element type (a view).
+static OpKernel lowerBitcastConvert(BitcastConvertOp op) {
+  ElementType type = specOf(op.getResult()).type;
+  return [type](DeviceContext &, ArrayRef<const Tensor *> in,
+                MutableArrayRef<Tensor> out) {
+    out[0] = in[0]->bitcast(type);
+    return llvm::Error::success();
+  };
+}
+
 /// The value itself (the annotation only guides the partitioner).
 static OpKernel forwardOperand() {
   return [](DeviceContext &, ArrayRef<const Tensor *> in,
@@ -135,6 +173,34 @@ FailureOr<OpKernel> lowerElementwiseOp(Operation *op) {
       .Case([](ReluOp op) { return lowerUnary(op, UnaryOp::relu); })
       .Case([](GeluOp op) { return lowerUnary(op, UnaryOp::gelu); })
       .Case([](NotOp op) { return lowerUnary(op, UnaryOp::not_); })
+      .Case([](FloorOp op) { return lowerUnary(op, UnaryOp::floor); })
+      .Case([](CeilOp op) { return lowerUnary(op, UnaryOp::ceil); })
+      .Case([](RoundNearestAfzOp op) {
+        return lowerUnary(op, UnaryOp::roundNearestAfz);
+      })
+      .Case([](RoundNearestEvenOp op) {
+        return lowerUnary(op, UnaryOp::roundNearestEven);
+      })
+      .Case([](SignOp op) { return lowerUnary(op, UnaryOp::sign); })
+      .Case([](ErfOp op) { return lowerUnary(op, UnaryOp::erf); })
+      .Case([](CosOp op) { return lowerUnary(op, UnaryOp::cos); })
+      .Case([](SinOp op) { return lowerUnary(op, UnaryOp::sin); })
+      .Case([](TanOp op) { return lowerUnary(op, UnaryOp::tan); })
+      .Case([](Log1pOp op) { return lowerUnary(op, UnaryOp::log1p); })
+      .Case([](Expm1Op op) { return lowerUnary(op, UnaryOp::expm1); })
+      .Case([](CbrtOp op) { return lowerUnary(op, UnaryOp::cbrt); })
+      .Case([](Atan2Op op) { return lowerBinary(op, BinaryOp::atan2); })
+      .Case([](RemOp op) { return lowerBinary(op, BinaryOp::rem); })
+      .Case([](ShiftLeftOp op) { return lowerBinary(op, BinaryOp::shiftLeft); })
+      .Case([](ShiftRightArithmeticOp op) {
+        return lowerBinary(op, BinaryOp::shiftRightArithmetic);
+      })
+      .Case([](ShiftRightLogicalOp op) {
+        return lowerBinary(op, BinaryOp::shiftRightLogical);
+      })
+      .Case([](IsFiniteOp op) { return lowerIsFinite(op); })
+      .Case([](ClampOp op) { return lowerClamp(op); })
+      .Case([](BitcastConvertOp op) { return lowerBitcastConvert(op); })
       .Case([](xla::CompareOp op) { return lowerCompare(op); })
       .Case([](SelectOp op) { return lowerSelect(op); })
       .Case([](ConvertOp op) { return lowerConvert(op); })

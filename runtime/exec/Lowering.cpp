@@ -15,13 +15,13 @@ bool isDeviceDependent(Operation *op) {
 }
 
 FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
-  if (isa<AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp, AndOp, OrOp, XorOp,
-          NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp, RsqrtOp, SigmoidOp,
-          ReluOp, GeluOp, NotOp, xla::CompareOp, SelectOp, ConvertOp,
-          MarkShardingOp>(op))
+  // Arithmetic, math, compare, select, convert, clamp, bitcast_convert.
+  bool elementwise = isa_and_nonnull<XlaDialect>(op->getDialect()) &&
+                     op->hasTrait<OpTrait::Elementwise>();
+  if (elementwise || isa<MarkShardingOp>(op))
     return lowerElementwiseOp(op);
   if (isa<BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp, DynamicSliceOp,
-          DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp>(op))
+          DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp, ReverseOp>(op))
     return lowerDataMovementOp(op);
   if (isa<DotGeneralOp, MatmulOp, EinsumOp, ReduceOp, SoftmaxOp, ConvolutionOp>(
           op))

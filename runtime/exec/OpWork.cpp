@@ -43,7 +43,7 @@ cost::NumericType toNumericType(ElementType type) {
 }
 
 InstructionKind classifyInstruction(Operation *op) {
-  if (isa<ReshapeOp, MarkShardingOp>(op))
+  if (isa<ReshapeOp, MarkShardingOp, BitcastConvertOp>(op))
     return InstructionKind::View;
   // all_slice keeps a block of the local value: a copy, no communication.
   if (isa<CollectiveOpInterface>(op) && !isa<AllSliceOp>(op))
@@ -56,10 +56,9 @@ FusionRole fusionRoleOf(Operation *op) {
     return FusionRole::None;
   if (isa<ReduceOp, SoftmaxOp>(op))
     return FusionRole::Input;
-  if (isa<BroadcastInDimOp, AddOp, SubOp, MulOp, DivOp, MaxOp, MinOp, PowOp,
-          AndOp, OrOp, XorOp, NegOp, AbsOp, ExpOp, LogOp, TanhOp, SqrtOp,
-          RsqrtOp, SigmoidOp, ReluOp, GeluOp, NotOp, xla::CompareOp, SelectOp,
-          ConvertOp>(op))
+  // Every elementwise op of the dialect (arithmetic, math, compare, select,
+  // convert, clamp) fuses; bitcast_convert is a view.
+  if (isa<BroadcastInDimOp>(op) || op->hasTrait<OpTrait::Elementwise>())
     return FusionRole::Loop;
   return FusionRole::None;
 }
@@ -86,15 +85,18 @@ static double streamedBytes(Operation *op) {
   return bytes;
 }
 
-/// FLOPs per result element of an elementwise op: 1, except for the ops the
+/// FLOPs per result element of an elementwise op: 1 (a transcendental
+/// function too, as XLA's HloCostAnalysis counts it), except for the ops the
 /// dialect defines as compositions (their arithmetic, counted as written in
 /// docs/runtime.md: gelu x / (1 + e^(-2u)) with u = c (x + a x^3) is 8 ops,
-/// sigmoid 1 / (1 + e^-x) is 4).
+/// sigmoid 1 / (1 + e^-x) is 4, clamp min(max(x, lo), hi) is 2).
 static double elementwiseFlops(Operation *op) {
   if (isa<GeluOp>(op))
     return 8;
   if (isa<SigmoidOp>(op))
     return 4;
+  if (isa<ClampOp>(op))
+    return 2;
   return 1;
 }
 
@@ -193,7 +195,7 @@ cost::OpWork describeWork(Operation *op) {
         return work;
       })
       .Case<BroadcastInDimOp, TransposeOp, SliceOp, ConcatenateOp, PadOp,
-            AllSliceOp>([&](Operation *) {
+            ReverseOp, AllSliceOp>([&](Operation *) {
         work.bytes = streamedBytes(op);
         return work;
       })

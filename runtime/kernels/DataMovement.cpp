@@ -132,6 +132,22 @@ void transpose(const Tensor &in, llvm::ArrayRef<int64_t> perm, Tensor &out) {
               out.getShape(), byteWidth(out.getElementType()));
 }
 
+void reverse(const Tensor &in, llvm::ArrayRef<int64_t> dims, Tensor &out) {
+  if (in.getNumElements() == 0)
+    return;
+  // Read each reversed dimension from its last element with a negative
+  // stride.
+  Shape srcStrides = stridesOf(in.getShape());
+  int64_t start = 0;
+  for (int64_t d : dims) {
+    start += (in.getDimSize(d) - 1) * srcStrides[d];
+    srcStrides[d] = -srcStrides[d];
+  }
+  size_t width = byteWidth(in.getElementType());
+  copyStrided(in.data<uint8_t>() + start * width, srcStrides, out.data(),
+              stridesOf(out.getShape()), out.getShape(), width);
+}
+
 void slice(const Tensor &in, llvm::ArrayRef<int64_t> start,
            llvm::ArrayRef<int64_t> strides, Tensor &out) {
   Shape inStrides = stridesOf(in.getShape());

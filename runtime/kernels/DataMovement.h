@@ -1,9 +1,9 @@
 //===- DataMovement.h - copies, layouts and indexing ------------*- C++ -*-===//
 //
-// Kernels that move elements without arithmetic: transpose, broadcast, slice,
-// concatenate, pad, gather, iota. All of them reduce to one strided block
-// copy that merges contiguous dimensions and copies runs with memcpy.
-// Outputs are allocated by the caller with the op's result type.
+// Kernels that move elements without arithmetic: transpose, broadcast,
+// reverse, slice, concatenate, pad, gather, iota. All of them reduce to one
+// strided block copy that merges contiguous dimensions and copies runs with
+// memcpy. Outputs are allocated by the caller with the op's result type.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +33,9 @@ void broadcastInDim(const Tensor &in, llvm::ArrayRef<int64_t> dims,
 
 /// Result dim i is operand dim perm[i].
 void transpose(const Tensor &in, llvm::ArrayRef<int64_t> perm, Tensor &out);
+
+/// Reverses the order of elements along `dims` (distinct).
+void reverse(const Tensor &in, llvm::ArrayRef<int64_t> dims, Tensor &out);
 
 /// Static strided slice; `out` has the sliced shape.
 void slice(const Tensor &in, llvm::ArrayRef<int64_t> start,

@@ -58,6 +58,18 @@ XSPMD_UNARY_FN(SigmoidFn, scalar::sigmoid(x))
 XSPMD_UNARY_FN(ReluFn, scalar::relu(x))
 XSPMD_UNARY_FN(GeluFn, scalar::gelu(x))
 XSPMD_UNARY_FN(NotFn, static_cast<C>(~x))
+XSPMD_UNARY_FN(FloorFn, std::floor(x))
+XSPMD_UNARY_FN(CeilFn, std::ceil(x))
+XSPMD_UNARY_FN(RoundAfzFn, std::round(x))
+XSPMD_UNARY_FN(RoundEvenFn, scalar::roundNearestEven(x))
+XSPMD_UNARY_FN(SignFn, scalar::sign(x))
+XSPMD_UNARY_FN(ErfFn, std::erf(x))
+XSPMD_UNARY_FN(CosFn, std::cos(x))
+XSPMD_UNARY_FN(SinFn, std::sin(x))
+XSPMD_UNARY_FN(TanFn, std::tan(x))
+XSPMD_UNARY_FN(Log1pFn, std::log1p(x))
+XSPMD_UNARY_FN(Expm1Fn, std::expm1(x))
+XSPMD_UNARY_FN(CbrtFn, std::cbrt(x))
 XSPMD_UNARY_FN(LogicalNotFn, static_cast<C>(x ^ 1))
 #undef XSPMD_UNARY_FN
 
@@ -78,6 +90,11 @@ XSPMD_BINARY_FN(PowFn, std::pow(a, b))
 XSPMD_BINARY_FN(AndFn, scalar::bitAnd(a, b))
 XSPMD_BINARY_FN(OrFn, scalar::bitOr(a, b))
 XSPMD_BINARY_FN(XorFn, scalar::bitXor(a, b))
+XSPMD_BINARY_FN(Atan2Fn, std::atan2(a, b))
+XSPMD_BINARY_FN(RemFn, scalar::rem(a, b))
+XSPMD_BINARY_FN(ShiftLeftFn, scalar::shiftLeft(a, b))
+XSPMD_BINARY_FN(ShiftRightArithmeticFn, scalar::shiftRightArithmetic(a, b))
+XSPMD_BINARY_FN(ShiftRightLogicalFn, scalar::shiftRightLogical(a, b))
 XSPMD_BINARY_FN(EqFn, a == b)
 XSPMD_BINARY_FN(NeFn, a != b)
 XSPMD_BINARY_FN(LtFn, a < b)
@@ -112,6 +129,30 @@ UnaryKernel unaryKernelFor(UnaryOp op) {
       return unaryLoop<T, GeluFn>;
     case UnaryOp::not_:
       return nullptr;
+    case UnaryOp::floor:
+      return unaryLoop<T, FloorFn>;
+    case UnaryOp::ceil:
+      return unaryLoop<T, CeilFn>;
+    case UnaryOp::roundNearestAfz:
+      return unaryLoop<T, RoundAfzFn>;
+    case UnaryOp::roundNearestEven:
+      return unaryLoop<T, RoundEvenFn>;
+    case UnaryOp::sign:
+      return unaryLoop<T, SignFn>;
+    case UnaryOp::erf:
+      return unaryLoop<T, ErfFn>;
+    case UnaryOp::cos:
+      return unaryLoop<T, CosFn>;
+    case UnaryOp::sin:
+      return unaryLoop<T, SinFn>;
+    case UnaryOp::tan:
+      return unaryLoop<T, TanFn>;
+    case UnaryOp::log1p:
+      return unaryLoop<T, Log1pFn>;
+    case UnaryOp::expm1:
+      return unaryLoop<T, Expm1Fn>;
+    case UnaryOp::cbrt:
+      return unaryLoop<T, CbrtFn>;
     }
   } else if constexpr (kIsBoolStorage<T>) {
     return op == UnaryOp::not_ ? unaryLoop<T, LogicalNotFn> : nullptr;
@@ -125,6 +166,8 @@ UnaryKernel unaryKernelFor(UnaryOp op) {
       return unaryLoop<T, ReluFn>;
     case UnaryOp::not_:
       return unaryLoop<T, NotFn>;
+    case UnaryOp::sign:
+      return unaryLoop<T, SignFn>;
     default:
       return nullptr;
     }
@@ -165,8 +208,48 @@ BinaryKernel binaryKernelFor(BinaryOp op) {
     if constexpr (!isFloat)
       return binaryLoop<T, XorFn>;
     return nullptr;
+  case BinaryOp::atan2:
+    if constexpr (isFloat)
+      return binaryLoop<T, Atan2Fn>;
+    return nullptr;
+  case BinaryOp::rem:
+    return isBool ? nullptr : binaryLoop<T, RemFn>;
+  case BinaryOp::shiftLeft:
+    if constexpr (!isFloat && !isBool)
+      return binaryLoop<T, ShiftLeftFn>;
+    return nullptr;
+  case BinaryOp::shiftRightArithmetic:
+    if constexpr (!isFloat && !isBool)
+      return binaryLoop<T, ShiftRightArithmeticFn>;
+    return nullptr;
+  case BinaryOp::shiftRightLogical:
+    if constexpr (!isFloat && !isBool)
+      return binaryLoop<T, ShiftRightLogicalFn>;
+    return nullptr;
   }
   return nullptr;
+}
+
+template <typename T>
+void isFiniteLoop(const void *in, uint8_t *out, int64_t n) {
+  using Tr = ElementTraits<T>;
+  const T *a = static_cast<const T *>(in);
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = std::isfinite(Tr::load(a[i])) ? 1 : 0;
+}
+
+/// min(max(x, lo), hi) with the dialect's max and min (NaN wins).
+template <typename T>
+void clampLoop(const void *lo, const void *x, const void *hi, void *out,
+               int64_t n) {
+  using Tr = ElementTraits<T>;
+  const T *l = static_cast<const T *>(lo);
+  const T *v = static_cast<const T *>(x);
+  const T *h = static_cast<const T *>(hi);
+  T *o = static_cast<T *>(out);
+  for (int64_t i = 0; i < n; ++i)
+    o[i] = Tr::store(scalar::min(scalar::max(Tr::load(v[i]), Tr::load(l[i])),
+                                 Tr::load(h[i])));
 }
 
 template <typename T>
@@ -213,6 +296,24 @@ BinaryKernel getBinaryKernel(BinaryOp op, ElementType type) {
 CompareKernel getCompareKernel(CompareOp op, ElementType type) {
   return dispatchElementType(
       type, [&](auto tag) { return compareKernelFor<decltype(tag)>(op); });
+}
+
+PredicateKernel getIsFiniteKernel(ElementType type) {
+  return dispatchElementType(type, [](auto tag) -> PredicateKernel {
+    using T = decltype(tag);
+    if constexpr (kIsFloatStorage<T>)
+      return isFiniteLoop<T>;
+    return nullptr;
+  });
+}
+
+ClampKernel getClampKernel(ElementType type) {
+  return dispatchElementType(type, [](auto tag) -> ClampKernel {
+    using T = decltype(tag);
+    if constexpr (!kIsBoolStorage<T>)
+      return clampLoop<T>;
+    return nullptr;
+  });
 }
 
 void selectElements(const uint8_t *pred, const void *onTrue,

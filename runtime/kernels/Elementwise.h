@@ -27,9 +27,37 @@ enum class UnaryOp {
   sigmoid,
   relu,
   gelu,
-  not_
+  not_,
+  floor,
+  ceil,
+  roundNearestAfz,
+  roundNearestEven,
+  sign,
+  erf,
+  cos,
+  sin,
+  tan,
+  log1p,
+  expm1,
+  cbrt
 };
-enum class BinaryOp { add, sub, mul, div, max, min, pow, and_, or_, xor_ };
+enum class BinaryOp {
+  add,
+  sub,
+  mul,
+  div,
+  max,
+  min,
+  pow,
+  and_,
+  or_,
+  xor_,
+  atan2,
+  rem,
+  shiftLeft,
+  shiftRightArithmetic,
+  shiftRightLogical
+};
 enum class CompareOp { eq, ne, lt, le, gt, ge };
 
 using UnaryKernel = void (*)(const void *in, void *out, int64_t n);
@@ -38,6 +66,11 @@ using BinaryKernel = void (*)(const void *lhs, const void *rhs, void *out,
 /// Writes i1 (0/1 bytes).
 using CompareKernel = void (*)(const void *lhs, const void *rhs, uint8_t *out,
                                int64_t n);
+/// A test of each element, writing i1 (0/1 bytes).
+using PredicateKernel = void (*)(const void *in, uint8_t *out, int64_t n);
+/// out[i] = clamp(lo[i], x[i], hi[i]).
+using ClampKernel = void (*)(const void *lo, const void *x, const void *hi,
+                             void *out, int64_t n);
 
 /// The kernel of `op` on `type`, or nullptr when the op is not defined on
 /// that type (float math on integers, bitwise ops on floats, arithmetic on
@@ -45,6 +78,10 @@ using CompareKernel = void (*)(const void *lhs, const void *rhs, uint8_t *out,
 UnaryKernel getUnaryKernel(UnaryOp op, ElementType type);
 BinaryKernel getBinaryKernel(BinaryOp op, ElementType type);
 CompareKernel getCompareKernel(CompareOp op, ElementType type);
+/// is_finite on a float type; nullptr for the others.
+PredicateKernel getIsFiniteKernel(ElementType type);
+/// clamp on a numeric type; nullptr for i1.
+ClampKernel getClampKernel(ElementType type);
 
 /// out[i] = pred[i] ? onTrue[i] : onFalse[i] for elements of `width` bytes.
 void selectElements(const uint8_t *pred, const void *onTrue,

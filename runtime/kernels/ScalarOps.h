@@ -139,6 +139,77 @@ C rsqrt(C a) {
   return C{1} / std::sqrt(a);
 }
 
+/// Floats: -1 or 1, or the operand itself for +-0 and NaN (XLA's sign keeps
+/// -0.0). Integers: -1, 0 or 1.
+template <typename C>
+C sign(C a) {
+  if constexpr (std::is_floating_point_v<C>) {
+    if (std::isnan(a) || a == C{0})
+      return a;
+    return std::copysign(C{1}, a);
+  } else {
+    return static_cast<C>((a > 0) - (a < 0));
+  }
+}
+
+/// Halves to even, whatever the floating-point environment's rounding mode.
+template <typename C>
+C roundNearestEven(C a) {
+  C r = std::round(a); // halves away from zero
+  if (std::fabs(a - std::trunc(a)) == static_cast<C>(0.5))
+    r = static_cast<C>(2) * std::round(a / static_cast<C>(2));
+  return r;
+}
+
+/// The sign of the dividend: fmod for floats; for integers, as XLA defines
+/// them, x rem 0 = x and MIN rem -1 = 0 (any x rem -1 is 0).
+template <typename C>
+C rem(C a, C b) {
+  if constexpr (std::is_integral_v<C>) {
+    if (b == 0)
+      return a;
+    if (std::is_signed_v<C> && b == static_cast<C>(-1))
+      return C{0};
+    return static_cast<C>(a % b);
+  } else {
+    return std::fmod(a, b);
+  }
+}
+
+/// Shifts read the amount as unsigned; an amount of at least the bit width
+/// shifts every bit out, as XLA defines it.
+template <typename C>
+bool shiftsOut(C amount) {
+  using U = std::make_unsigned_t<C>;
+  return static_cast<U>(amount) >= sizeof(C) * 8;
+}
+
+template <typename C>
+C shiftLeft(C a, C b) {
+  using U = std::make_unsigned_t<C>;
+  if (shiftsOut(b))
+    return C{0};
+  return static_cast<C>(static_cast<U>(static_cast<U>(a) << b));
+}
+
+/// Copies the sign bit (written without right-shifting a negative value,
+/// which C++17 leaves implementation-defined).
+template <typename C>
+C shiftRightArithmetic(C a, C b) {
+  if (shiftsOut(b))
+    return a < 0 ? static_cast<C>(-1) : C{0};
+  return a < 0 ? static_cast<C>(~(static_cast<C>(~a) >> b))
+               : static_cast<C>(a >> b);
+}
+
+template <typename C>
+C shiftRightLogical(C a, C b) {
+  using U = std::make_unsigned_t<C>;
+  if (shiftsOut(b))
+    return C{0};
+  return static_cast<C>(static_cast<U>(static_cast<U>(a) >> b));
+}
+
 } // namespace xspmd::runtime::scalar
 
 #endif // XSPMD_RUNTIME_KERNELS_SCALAROPS_H

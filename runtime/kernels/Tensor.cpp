@@ -73,6 +73,13 @@ Tensor Tensor::reshaped(llvm::ArrayRef<int64_t> newShape) const {
   return t;
 }
 
+Tensor Tensor::bitcast(ElementType newType) const {
+  assert(byteWidth(newType) == byteWidth(type) && "bitcast changes width");
+  Tensor t = *this;
+  t.type = newType;
+  return t;
+}
+
 Tensor Tensor::view(int64_t offset, llvm::ArrayRef<int64_t> newShape) const {
   assert(offset + numElementsOf(newShape) <= numElements && "view too large");
   Tensor t = *this;

@@ -66,6 +66,8 @@ public:
 
   /// The same storage seen with another shape of as many elements.
   Tensor reshaped(llvm::ArrayRef<int64_t> newShape) const;
+  /// The same storage seen as elements of `newType`, of the same width.
+  Tensor bitcast(ElementType newType) const;
   /// The `shape` elements starting at element `offset`, sharing storage.
   Tensor view(int64_t offset, llvm::ArrayRef<int64_t> shape) const;
   /// A copy with its own storage.

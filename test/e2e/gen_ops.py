@@ -275,6 +275,68 @@ def sources():
     return c
 
 
+def math_ops():
+    """XlaMathOps.td: the elementwise ops on split and padded dimensions, and
+    reverse, whose split reversed dimensions exchange mirror blocks
+    (reverse-4x2.mlir has the cases that gather instead)."""
+    c = []
+    g = ((7, 3), 'f32')
+    for op in ['floor', 'ceil', 'round_nearest_afz', 'round_nearest_even', 'sign',
+               'erf', 'cos', 'sin', 'tan', 'expm1', 'cbrt']:
+        c.append(Case(op, [('a', g, 'x|y')],
+                      [f'%r = xla.{op} %a : {tensor(*g)}'], [('%r', g, 'x|y')]))
+    c.append(Case('log1p', [('a', g, 'y|x')],
+                  positive('a', g, 'p') + [f'%r = xla.log1p %p : {tensor(*g)}'],
+                  [('%r', g, '|x')]))
+    c.append(Case('is_finite', [('a', g, 'x,y|')],
+                  [f'%l = xla.log %a : {tensor(*g)}',
+                   f'%r = xla.is_finite %l : {tensor(*g)}'],
+                  [('%r', ((7, 3), 'i1'), 'x,y|')]))
+    f = ((6, 5), 'f32')
+    for op in ['atan2', 'rem']:
+        c.append(Case(f'{op}_f32', [('a', f, 'x|y'), ('b', f, 'y|')],
+                      [f'%r = xla.{op} %a, %b : {tensor(*f)}'], [('%r', f, 'x|y')]))
+    for elem in ['i8', 'i32', 'i64']:
+        t = ((6, 5), elem)
+        for op in ['rem', 'shift_left', 'shift_right_arithmetic', 'shift_right_logical']:
+            c.append(Case(f'{op}_{elem}', [('a', t, 'x,y|'), ('b', t, '|x')],
+                          [f'%r = xla.{op} %a, %b : {tensor(*t)}'], [('%r', t, 'x|y')]))
+        c.append(Case(f'sign_{elem}', [('a', t, 'x|y')],
+                      [f'%r = xla.sign %a : {tensor(*t)}'], [('%r', t, 'y|')]))
+    for elem in ['f32', 'bf16', 'i32']:
+        t = ((6, 5), elem)
+        c.append(Case(f'clamp_{elem}', [('lo', t, 'x|'), ('a', t, 'x|y'), ('hi', t, '|y')],
+                      [f'%r = xla.clamp %lo, %a, %hi : {tensor(*t)}'], [('%r', t, 'x,y|')]))
+    for src, dst in [('f32', 'i32'), ('i64', 'f64'), ('f16', 'bf16')]:
+        c.append(Case(f'bitcast_convert_{src}_{dst}', [('a', ((7, 4), src), 'x,y|')],
+                      [f'%r = xla.bitcast_convert %a : tensor<7x4x{src}> -> tensor<7x4x{dst}>'],
+                      [('%r', ((7, 4), dst), 'x|y')]))
+    # reverse: (shape, elem, dims, operand spec, result spec)
+    for tag, shape, elem, dims, ssp, rsp in [
+            ('divisible', (8, 64), 'f32', [0], 'x,y|', 'x,y|'),
+            ('padded', (10, 64), 'f32', [0], 'x,y|', 'x,y|'),
+            ('padded_block', (5, 64), 'f32', [0], 'x,y|', 'x,y|'),
+            ('fewer_rows', (3, 128), 'f32', [0], 'x,y|', 'x,y|'),
+            ('two_shards', (7, 64), 'i32', [0], 'x|y', 'x|y'),
+            ('both_dims', (9, 70), 'bf16', [1, 0], 'x|y', 'x|y'),
+            ('kept_dim', (6, 5), 'f32', [1], 'x|y', 'x|y'),
+            ('resharded', (12, 40), 'f64', [1], '|x,y', 'y|x'),
+            ('rank3', (4, 6, 33), 'f32', [2, 0], 'x||y', 'x||y'),
+            ('pred', (6, 130), 'i1', [1], '|x,y', '|x,y'),
+            ('tiny', (10, 6), 'f32', [0], 'x,y|', 'x,y|')]:
+        t = (shape, elem)
+        c.append(Case(f'reverse_{tag}', [('a', t, ssp)],
+                      [f'%r = xla.reverse %a, dims = {dims} : {tensor(*t)}'],
+                      [('%r', t, rsp)]))
+    # A pending sum through reverse (linear): the contraction's partial
+    # result reaches the reverse before it is reduced.
+    c.append(Case('reverse_partial', [('a', ((8, 6), 'f32'), '|x'), ('b', ((6, 64), 'f32'), 'x|')],
+                  ['%m = xla.dot_general %a, %b, batch = [] x [], contract = [1] x [0] : (tensor<8x6xf32>, tensor<6x64xf32>) -> tensor<8x64xf32>',
+                   '%r = xla.reverse %m, dims = [0] : tensor<8x64xf32>'],
+                  [('%r', ((8, 64), 'f32'), 'y|')]))
+    return c
+
+
 FILES = {
     'ops-elementwise': elementwise,
     'ops-shape': shape_ops,
@@ -282,6 +344,7 @@ FILES = {
     'ops-reduction': reductions,
     'ops-windowed': windows,
     'ops-sources': sources,
+    'ops-math': math_ops,
 }
 
 if __name__ == '__main__':

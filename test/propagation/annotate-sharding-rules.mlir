@@ -38,6 +38,56 @@ func.func @elementwise(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>, %p: tensor<4x8x
   %4 = xla.convert %3 : tensor<4x8xf32> -> tensor<4x8xbf16>
   return %3 : tensor<4x8xf32>
 }
+// The ops of XlaMathOps.td: pointwise, and reverse with a permutation
+// factor per reversed dimension.
+// CHECK-LABEL: func.func @math
+func.func @math(%a: tensor<4x8xf32>, %n: tensor<4x8xi32>) -> tensor<4x8xf32> {
+// CHECK: xla.floor {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %0 = xla.floor %a : tensor<4x8xf32>
+// CHECK: xla.ceil {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %1 = xla.ceil %a : tensor<4x8xf32>
+// CHECK: xla.round_nearest_afz {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %2 = xla.round_nearest_afz %a : tensor<4x8xf32>
+// CHECK: xla.round_nearest_even {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %3 = xla.round_nearest_even %a : tensor<4x8xf32>
+// CHECK: xla.sign {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %4 = xla.sign %a : tensor<4x8xf32>
+// CHECK: xla.erf {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %5 = xla.erf %a : tensor<4x8xf32>
+// CHECK: xla.cos {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %6 = xla.cos %a : tensor<4x8xf32>
+// CHECK: xla.sin {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %7 = xla.sin %a : tensor<4x8xf32>
+// CHECK: xla.tan {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %8 = xla.tan %a : tensor<4x8xf32>
+// CHECK: xla.log1p {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %9 = xla.log1p %a : tensor<4x8xf32>
+// CHECK: xla.expm1 {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %10 = xla.expm1 %a : tensor<4x8xf32>
+// CHECK: xla.cbrt {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %11 = xla.cbrt %a : tensor<4x8xf32>
+// CHECK: xla.is_finite {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %12 = xla.is_finite %a : tensor<4x8xf32>
+// CHECK: xla.atan2 {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=8}>
+  %13 = xla.atan2 %a, %a : tensor<4x8xf32>
+// CHECK: xla.rem {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=8}>
+  %14 = xla.rem %n, %n : tensor<4x8xi32>
+// CHECK: xla.shift_left {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=8}>
+  %15 = xla.shift_left %n, %n : tensor<4x8xi32>
+// CHECK: xla.shift_right_arithmetic {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=8}>
+  %16 = xla.shift_right_arithmetic %n, %n : tensor<4x8xi32>
+// CHECK: xla.shift_right_logical {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=4, j=8}>
+  %17 = xla.shift_right_logical %n, %n : tensor<4x8xi32>
+// CHECK: xla.clamp {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j], [i, j], [i, j])->([i, j]) {i=4, j=8}>
+  %18 = xla.clamp %a, %a, %a : tensor<4x8xf32>
+// CHECK: xla.bitcast_convert {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>
+  %19 = xla.bitcast_convert %n : tensor<4x8xi32> -> tensor<4x8xf32>
+// CHECK: xla.reverse {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8} permutation={j}>
+  %20 = xla.reverse %a, dims = [1] : tensor<4x8xf32>
+// CHECK: xla.reverse {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8} permutation={i, j}>
+  %21 = xla.reverse %a, dims = [1, 0] : tensor<4x8xf32>
+  return %21 : tensor<4x8xf32>
+}
 // CHECK-LABEL: func.func @shape
 func.func @shape(%a: tensor<4x1xf32>, %b: tensor<4x8xf32>, %i: tensor<i32>) -> tensor<4x8xf32> {
 // CHECK: xla.broadcast_in_dim {{.*}}xla.sharding_rule = #xla.op_sharding_rule<([i, 1])->([i, j, k]) {i=4, j=6, k=8}>

@@ -9,6 +9,37 @@ using namespace xspmd::runtime;
 
 namespace {
 
+/// The program `source`'s entry function compiles to on `devices` devices
+/// (`session` owns it); no program when anything fails (reported).
+struct Compiled {
+  std::unique_ptr<Session> session;
+  const Program *program = nullptr;
+};
+
+Compiled compile(const char *source, const char *name, int64_t devices) {
+  Compiled result;
+  llvm::Expected<std::unique_ptr<Session>> session =
+      Session::loadSource(source, name);
+  if (!session) {
+    ADD_FAILURE() << llvm::toString(session.takeError());
+    return result;
+  }
+  result.session = std::move(*session);
+  llvm::Expected<mlir::func::FuncOp> func = result.session->resolveFunction("");
+  if (!func) {
+    ADD_FAILURE() << llvm::toString(func.takeError());
+    return result;
+  }
+  llvm::Expected<const Program *> program =
+      result.session->getProgram(*func, devices);
+  if (!program) {
+    ADD_FAILURE() << llvm::toString(program.takeError());
+    return result;
+  }
+  result.program = *program;
+  return result;
+}
+
 const char *kModule = R"mlir(
 xla.mesh @mesh = <["x"=2]>
 func.func @main(%a: tensor<4x8x16xf32>, %b: tensor<4x16x32xf32>,
@@ -31,14 +62,9 @@ func.func @main(%a: tensor<4x8x16xf32>, %b: tensor<4x16x32xf32>,
 )mlir";
 
 TEST(OpWork, CountsOfEachFamily) {
-  llvm::Expected<std::unique_ptr<Session>> session =
-      Session::loadSource(kModule, "work.mlir");
-  ASSERT_TRUE(static_cast<bool>(session));
-  llvm::Expected<mlir::func::FuncOp> func = (*session)->resolveFunction("");
-  ASSERT_TRUE(static_cast<bool>(func));
-  llvm::Expected<const Program *> program = (*session)->getProgram(*func, 2);
-  ASSERT_TRUE(static_cast<bool>(program));
-  const std::vector<Instruction> &inst = (*program)->instructions;
+  Compiled compiled = compile(kModule, "work.mlir", 2);
+  ASSERT_NE(compiled.program, nullptr);
+  const std::vector<Instruction> &inst = compiled.program->instructions;
   ASSERT_EQ(inst.size(), 9u);
 
   // dot_general: 2 B M N K = 2 x 4 x 8 x 32 x 16; reads 512 + 2048 floats,
@@ -98,14 +124,9 @@ func.func @main(%a: tensor<64x32xf32>, %w: tensor<32x32xf32>) -> (tensor<64xf32>
 )mlir";
 
 TEST(OpWork, ElementwiseChainsFuse) {
-  llvm::Expected<std::unique_ptr<Session>> session =
-      Session::loadSource(kFusionModule, "fusion.mlir");
-  ASSERT_TRUE(static_cast<bool>(session));
-  llvm::Expected<mlir::func::FuncOp> func = (*session)->resolveFunction("");
-  ASSERT_TRUE(static_cast<bool>(func));
-  llvm::Expected<const Program *> program = (*session)->getProgram(*func, 1);
-  ASSERT_TRUE(static_cast<bool>(program));
-  const std::vector<Instruction> &inst = (*program)->instructions;
+  Compiled compiled = compile(kFusionModule, "fusion.mlir", 1);
+  ASSERT_NE(compiled.program, nullptr);
+  const std::vector<Instruction> &inst = compiled.program->instructions;
   ASSERT_EQ(inst.size(), 8u);
   const double tile = 64 * 32 * 4; // one 64x32 f32 tensor
   // exp reads a; its result goes to mul only: fused, not written.
@@ -124,6 +145,49 @@ TEST(OpWork, ElementwiseChainsFuse) {
   EXPECT_EQ(inst[6].fusedBytes, inst[6].work.bytes);
   // neg is returned: written.
   EXPECT_EQ(inst[7].fusedBytes, 2 * tile);
+}
+
+const char *kMathModule = R"mlir(
+func.func @main(%a: tensor<64x32xf32>, %lo: tensor<64x32xf32>,
+                %hi: tensor<64x32xf32>, %n: tensor<64x32xi32>)
+    -> (tensor<64x32xf32>, tensor<64x32xi1>, tensor<64x32xi32>, tensor<64x32xf32>, tensor<64x32xi32>) {
+  %e = xla.erf %a : tensor<64x32xf32>
+  %c = xla.clamp %lo, %e, %hi : tensor<64x32xf32>
+  %f = xla.is_finite %a : tensor<64x32xf32>
+  %s = xla.shift_left %n, %n : tensor<64x32xi32>
+  %r = xla.reverse %c, dims = [0] : tensor<64x32xf32>
+  %b = xla.bitcast_convert %a : tensor<64x32xf32> -> tensor<64x32xi32>
+  return %r, %f, %s, %c, %b : tensor<64x32xf32>, tensor<64x32xi1>, tensor<64x32xi32>, tensor<64x32xf32>, tensor<64x32xi32>
+}
+)mlir";
+
+TEST(OpWork, MathOpsCountAndFuseLikeElementwise) {
+  Compiled compiled = compile(kMathModule, "math.mlir", 1);
+  ASSERT_NE(compiled.program, nullptr);
+  const std::vector<Instruction> &inst = compiled.program->instructions;
+  ASSERT_EQ(inst.size(), 6u);
+  const double n = 64 * 32, tile = n * 4;
+  // erf: a transcendental counts one FLOP per element, as exp does; its
+  // only consumer (clamp) fuses, so it writes nothing.
+  EXPECT_EQ(inst[0].work.flops, n);
+  EXPECT_EQ(inst[0].fusion, FusionRole::Loop);
+  EXPECT_EQ(inst[0].fusedBytes, tile);
+  // clamp: max then min, 2 FLOPs per element; reads 3 tensors, writes one
+  // (returned, and read by reverse, which does not fuse).
+  EXPECT_EQ(inst[1].work.flops, 2 * n);
+  EXPECT_EQ(inst[1].work.bytes, 4 * tile);
+  EXPECT_EQ(inst[1].fusedBytes, 3 * tile);
+  // is_finite reads f32 and writes i1 bytes; shifts are one op each.
+  EXPECT_EQ(inst[2].work.flops, n);
+  EXPECT_EQ(inst[2].work.bytes, tile + n);
+  EXPECT_EQ(inst[3].work.flops, n);
+  // reverse moves data: no FLOPs, operand and result, no fusion.
+  EXPECT_EQ(inst[4].work.flops, 0);
+  EXPECT_EQ(inst[4].work.bytes, 2 * tile);
+  EXPECT_EQ(inst[4].fusion, FusionRole::None);
+  // bitcast_convert is a view of its operand.
+  EXPECT_EQ(inst[5].kind, InstructionKind::View);
+  EXPECT_EQ(inst[5].work.bytes, 0);
 }
 
 } // namespace

@@ -37,12 +37,13 @@ import math
 from .choices import Source
 from .ops_compute import ComputeOps
 from .ops_elementwise import ElementwiseOps
+from .ops_math import MathOps
 from .ops_shape import ShapeOps
 from .program import (ALL, BUDGET, FMAX, LIMIT, MAX_ELEMENTS, UNIT, Case, Mesh,
                       Sharding, Skip, Val, is_float, numel)
 
 
-class Generator(ElementwiseOps, ShapeOps, ComputeOps):
+class Generator(ElementwiseOps, MathOps, ShapeOps, ComputeOps):
     def __init__(self, src):
         self.src = src
         self.pool = []
@@ -221,6 +222,9 @@ class Generator(ElementwiseOps, ShapeOps, ComputeOps):
         ("gather", 2), ("dynamic_slice", 2), ("dynamic_update_slice", 2),
         ("softmax", 2), ("convolution", 3), ("iota", 1), ("constant", 2),
         ("rng", 1),
+        # Appended, within the same power of two of the total weight, so
+        # that most earlier seeds draw the same programs.
+        ("math", 10), ("reverse", 3),
     ]
 
     def mesh_of(self):

@@ -1,5 +1,5 @@
-"""Data movement: broadcast, reshape, transpose, slices, concatenate, pad,
-gather. A mixin of `Generator`."""
+"""Data movement: broadcast, reshape, transpose, reverse, slices,
+concatenate, pad, gather. A mixin of `Generator`."""
 
 from .program import Skip, is_float, numel
 
@@ -48,6 +48,16 @@ class ShapeOps:
             shape[self.src.draw(rank)] *= f
         return self.emit(f"$R = xla.reshape {v.name} : ({v.type}) -> $T",
                          v.dtype, shape, **self.keep(v))
+
+    def op_reverse(self):
+        v = self.operand(lambda u: u.rank >= 1)
+        if v is None:
+            raise Skip()
+        dims = self.src.shuffle(self.src.subset(range(v.rank), 60))
+        return self.emit(
+            f"$R = xla.reverse {v.name}, dims = "
+            f"[{', '.join(map(str, dims))}] : $T", v.dtype, v.shape,
+            **self.keep(v))
 
     def op_transpose(self):
         v = self.operand(lambda u: u.rank >= 1)

@@ -179,22 +179,33 @@ def elementwise_float(t):
         ("sigmoid", lambda x: 1 / (1 + math.exp(-x))),
         ("gelu", lambda x: 0.5 * x * (1 + math.tanh(k * (x + 0.044715 * x ** 3)))),
     ]
-    body, mexp = [], []
-    body.append("%%r0 = xla.pow %%a, %%b : tensor<%dx%s>" % (m, t))
-    mexp.append((t, [round_to(t, x ** y) for x, y in zip(ma, mb)]))
-    for i, (op, f) in enumerate(math_ops, start=1):
+    run2, fn2 = inexact_function("math_" + t, t, ma, mb,
+                                 ("pow", lambda x, y: x ** y), math_ops)
+    return run, fn, run2, fn2
+
+
+# Math compared with a threshold of about two ulps of the largest result.
+INEXACT_THRESHOLDS = {"f32": "--expected_f32_threshold=2e-6",
+                      "f64": "--expected_f64_threshold=1e-14",
+                      "f16": "--expected_f16_threshold=0.008",
+                      "bf16": "--expected_bf16_threshold=0.07"}
+
+
+def inexact_function(name, t, a, b, binary, unary):
+    """@name(%a, %b): the binary op (name, f) of a and b, then each unary op
+    of a, with expected values rounded once to t."""
+    m = len(a)
+    body, expected = [], []
+    body.append("%%r0 = xla.%s %%a, %%b : tensor<%dx%s>" % (binary[0], m, t))
+    expected.append((t, [round_to(t, binary[1](x, y)) for x, y in zip(a, b)]))
+    for i, (op, f) in enumerate(unary, start=1):
         body.append("%%r%d = xla.%s %%a : tensor<%dx%s>" % (i, op, m, t))
-        mexp.append((t, [round_to(t, f(x)) for x in ma]))
-    count = 1 + len(math_ops)
+        expected.append((t, [round_to(t, f(x)) for x in a]))
+    count = 1 + len(unary)
     body.append("return " + ", ".join("%%r%d" % i for i in range(count)) + " : " +
                 ", ".join("tensor<%dx%s>" % (m, t) for _ in range(count)))
-    fn2 = function("math_" + t, [("a", m, t), ("b", m, t)], [(m, t)] * count, body)
-    thresholds = {"f32": "--expected_f32_threshold=2e-6",
-                  "f64": "--expected_f64_threshold=1e-14",
-                  "f16": "--expected_f16_threshold=0.008",
-                  "bf16": "--expected_bf16_threshold=0.07"}[t]
-    run2 = run_line("math_" + t, [(t, ma), (t, mb)], mexp, thresholds)
-    return run, fn, run2, fn2
+    fn = function(name, [("a", m, t), ("b", m, t)], [(m, t)] * count, body)
+    return run_line(name, [(t, a), (t, b)], expected, INEXACT_THRESHOLDS[t]), fn
 
 
 def elementwise_int(t):
@@ -523,6 +534,215 @@ def logic_reductions():
     return "\n".join(run), fn
 
 
+# --- XlaMathOps.td ----------------------------------------------------------
+
+def round_half_even(x):
+    if math.isnan(x) or math.isinf(x):
+        return x
+    r = math.floor(x)
+    d = x - r
+    if d > 0.5 or (d == 0.5 and r % 2 == 1):
+        r += 1
+    return math.copysign(float(r), x)
+
+
+def round_half_away(x):
+    if math.isnan(x) or math.isinf(x):
+        return x
+    r = math.floor(abs(x) + 0.5)
+    return math.copysign(float(r), x)
+
+
+def sign_float(x):
+    if math.isnan(x) or x == 0:
+        return x
+    return math.copysign(1.0, x)
+
+
+def fmod(x, y):
+    if math.isnan(x) or math.isnan(y) or math.isinf(x) or y == 0:
+        return math.nan
+    if math.isinf(y):
+        return x
+    return math.fmod(x, y)
+
+
+def math_float(t):
+    """Rounding, sign, is_finite and fmod (exact) and the transcendental
+    functions (with a threshold)."""
+    a = [-2.5, -0.5, 0.5, 1.5, 2.5, -0.0, math.inf, math.nan, -1.75, 3.0]
+    b = [2.0, 0.25, -0.375, 1.0, -1.5, 3.0, 2.0, 1.0, 0.5, 0.0]
+    n = len(a)
+    T = "tensor<%dx%s>" % (n, t)
+    exact = [
+        ("floor", lambda x: x if math.isnan(x) or math.isinf(x) else math.copysign(float(math.floor(x)), x)),
+        ("ceil", lambda x: x if math.isnan(x) or math.isinf(x) else math.copysign(float(math.ceil(x)), x)),
+        ("round_nearest_afz", round_half_away),
+        ("round_nearest_even", round_half_even),
+        ("sign", sign_float),
+    ]
+    body, expected = [], []
+    for i, (op, f) in enumerate(exact):
+        body.append("%%r%d = xla.%s %%a : %s" % (i, op, T))
+        expected.append((t, [f(x) for x in a]))
+    k = len(exact)
+    body.append("%%r%d = xla.rem %%a, %%b : %s" % (k, T))
+    expected.append((t, [fmod(x, y) for x, y in zip(a, b)]))
+    body.append("%%r%d = xla.is_finite %%a : %s" % (k + 1, T))
+    expected.append(("i1", [0 if math.isnan(x) or math.isinf(x) else 1 for x in a]))
+    body.append("%%r%d = xla.clamp %%b, %%a, %%c : %s" % (k + 2, T))
+    c = [3.0, 0.0, 1.0, 1.0, 1.0, -0.0, 1.0, 1.0, 1.0, 1.0]
+
+    def clamp(lo, x, hi):
+        if math.isnan(lo) or math.isnan(x) or math.isnan(hi):
+            return math.nan
+        v = x if x > lo or (x == lo and math.copysign(1, lo) < 0) else lo
+        return v if v < hi or (v == hi and math.copysign(1, v) < 0) else hi
+    expected.append((t, [clamp(lo, x, hi) for lo, x, hi in zip(b, a, c)]))
+    count = k + 3
+    types = [T] * (k + 1) + ["tensor<%dxi1>" % n, T]
+    body.append("return " + ", ".join("%%r%d" % i for i in range(count)) + " : " + ", ".join(types))
+    fn = "\n".join(["func.func @math_exact_%s(%%a: %s, %%b: %s, %%c: %s) -> (%s) {" % (t, T, T, T, ", ".join(types))] +
+                    ["  " + line for line in body] + ["}"])
+    run = run_line("math_exact_" + t, [(t, a), (t, b), (t, c)], expected, ZERO_THRESHOLDS)
+
+    ma = [0.5, 1.0, 1.25, 2.0, -0.75]
+    mb = [2.0, 0.5, -1.0, 1.5, -0.5]
+    funcs = [("erf", math.erf), ("cos", math.cos), ("sin", math.sin),
+             ("tan", math.tan), ("log1p", math.log1p), ("expm1", math.expm1),
+             ("cbrt", lambda x: math.copysign(abs(x) ** (1 / 3), x))]
+    run2, fn2 = inexact_function("transcendental_" + t, t, ma, mb,
+                                 ("atan2", math.atan2), funcs)
+    return run, fn, run2, fn2
+
+
+def math_int(t):
+    """sign, rem (x rem 0 = x, MIN rem -1 = 0), shifts (amounts read as
+    unsigned: at least the bit width shifts everything out) and clamp."""
+    bits = BITS[t]
+    lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    a = [7, -7, 7, -7, lo, 5, 0, hi, -1, 100 if bits > 8 else 100]
+    b = [3, 3, -3, -3, -1, 0, 2, bits - 1, bits, -1]
+    c = [5, 0, 6, -8, 0, 4, 1, 10, 2, 127]
+    n = len(a)
+    T = "tensor<%dx%s>" % (n, t)
+    mask = (1 << bits) - 1
+
+    def rem(x, y):
+        if y == 0:
+            return x
+        if y == -1:
+            return 0
+        r = abs(x) % abs(y)
+        return r if x >= 0 else -r
+
+    def amount(y):
+        return y & mask  # read as unsigned
+
+    def shl(x, y):
+        return 0 if amount(y) >= bits else wrap(t, x << amount(y))
+
+    def sra(x, y):
+        if amount(y) >= bits:
+            return -1 if x < 0 else 0
+        return x >> amount(y)  # Python's >> is arithmetic
+
+    def srl(x, y):
+        return 0 if amount(y) >= bits else wrap(t, (x & mask) >> amount(y))
+
+    def clamp(lo_, x, hi_):
+        return min(max(x, lo_), hi_)
+
+    ops = [("sign", None, lambda x: (x > 0) - (x < 0)),
+           ("rem", "b", rem), ("shift_left", "b", shl),
+           ("shift_right_arithmetic", "b", sra),
+           ("shift_right_logical", "b", srl)]
+    body, expected = [], []
+    for i, (op, other, f) in enumerate(ops):
+        if other:
+            body.append("%%r%d = xla.%s %%a, %%b : %s" % (i, op, T))
+            expected.append((t, [f(x, y) for x, y in zip(a, b)]))
+        else:
+            body.append("%%r%d = xla.%s %%a : %s" % (i, op, T))
+            expected.append((t, [f(x) for x in a]))
+    k = len(ops)
+    body.append("%%r%d = xla.clamp %%b, %%a, %%c : %s" % (k, T))
+    expected.append((t, [clamp(x, y, z) for x, y, z in zip(b, a, c)]))
+    count = k + 1
+    body.append("return " + ", ".join("%%r%d" % i for i in range(count)) + " : " + ", ".join([T] * count))
+    fn = "\n".join(["func.func @math_%s(%%a: %s, %%b: %s, %%c: %s) -> (%s) {" % (t, T, T, T, ", ".join([T] * count))] +
+                    ["  " + line for line in body] + ["}"])
+    return run_line("math_" + t, [(t, a), (t, b), (t, c)], expected), fn
+
+
+BITCAST_FORMATS = {"f32": "f", "i32": "i", "f64": "d", "i64": "q", "f16": "e",
+                   "i8": "b"}
+
+
+def bitcast_bits(t, x):
+    """The bit pattern of x in type t, as an unsigned integer."""
+    if t == "bf16":
+        return struct.unpack("<I", struct.pack("<f", x))[0] >> 16
+    if t == "i1":
+        return x
+    fmt = BITCAST_FORMATS[t]
+    size = struct.calcsize(fmt)
+    raw = struct.pack("<" + fmt, x)
+    return int.from_bytes(raw, "little")
+
+
+def from_bits(t, bits):
+    if t == "bf16":
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    if t == "i1":
+        return bits
+    fmt = BITCAST_FORMATS[t]
+    size = struct.calcsize(fmt)
+    return struct.unpack("<" + fmt, bits.to_bytes(size, "little"))[0]
+
+
+def bitcast(src, dst):
+    vals = {
+        "f32": [1.0, -2.5, 0.0, -0.0, math.inf, 3.4028234663852886e38],
+        "i32": [1065353216, -1, 0, -2147483648, 2139095040, 1],
+        "f64": [1.0, -2.5, -0.0, math.inf, 5e-324],
+        "i64": [4607182418800017408, -1, 0, -9223372036854775808, 1],
+        "f16": [1.0, -2.5, -0.0, 65504.0, math.inf],
+        "bf16": [1.0, -2.5, -0.0, 3.3895313892515355e38, math.inf],
+        "i8": [0, 127, -128, -1, 5],
+        "i1": [0, 1, 1, 0],
+    }[src]
+    n = len(vals)
+    out = [from_bits(dst, bitcast_bits(src, v)) for v in vals]
+    name = "bitcast_%s_%s" % (src, dst)
+    fn = "\n".join(["func.func @%s(%%a: tensor<%dx%s>) -> tensor<%dx%s> {" % (name, n, src, n, dst),
+                    "  %%r = xla.bitcast_convert %%a : tensor<%dx%s> -> tensor<%dx%s>" % (n, src, n, dst),
+                    "  return %%r : tensor<%dx%s>" % (n, dst), "}"])
+    return run_line(name, [(src, vals)], [(dst, out)], ZERO_THRESHOLDS), fn
+
+
+def reverse_all(t):
+    """reverse of a 2x3 tensor along each set of dimensions."""
+    a = [[1, 2, 3], [4, 5, 6]]
+    if t == "i1":
+        a = [[1, 0, 0], [0, 1, 1]]
+    flat = [x for row in a for x in row]
+    T = ttype([2, 3], t)
+    body = ["%r0 = xla.reverse %a, dims = [0] : " + T,
+            "%r1 = xla.reverse %a, dims = [1] : " + T,
+            "%r2 = xla.reverse %a, dims = [1, 0] : " + T,
+            "%r3 = xla.reverse %a, dims = [] : " + T,
+            "return %r0, %r1, %r2, %r3 : " + ", ".join([T] * 4)]
+    expected = [a[1] + a[0], a[0][::-1] + a[1][::-1], a[1][::-1] + a[0][::-1], flat]
+    fn = generic_fn("reverse_" + t, [("a", T)], [T] * 4, body)
+    run = ["// RUN: xla-run %s --function=reverse_" + t + " \\",
+           "// RUN:   --input=2x3x%s=%s \\" % (t, ",".join(fmt_value(t, x) for x in flat))]
+    for vals in expected:
+        run.append("// RUN:   --expected_output=2x3x%s=%s \\" % (t, ",".join(fmt_value(t, v) for v in vals)))
+    run.append("// RUN:   | FileCheck %s --check-prefix=OK")
+    return "\n".join(run), fn
+
+
 def main(outdir):
     parts = [HEADER, "// OK: [SUCCESS]\n"]
     fns = []
@@ -569,6 +789,28 @@ def main(outdir):
     parts.append(run)
     fns.append(fn)
     write(outdir + "/ops-types.mlir", parts, fns)
+
+    parts = [HEADER, "// OK: [SUCCESS]\n"]
+    fns = []
+    for t in FLOATS:
+        run, fn, run2, fn2 = math_float(t)
+        parts += [run, run2]
+        fns += [fn, fn2]
+    for t in INTS:
+        run, fn = math_int(t)
+        parts.append(run)
+        fns.append(fn)
+    for src, dst in [("f32", "i32"), ("i32", "f32"), ("f64", "i64"),
+                     ("i64", "f64"), ("f16", "bf16"), ("bf16", "f16"),
+                     ("i8", "i8"), ("i1", "i1")]:
+        run, fn = bitcast(src, dst)
+        parts.append(run)
+        fns.append(fn)
+    for t in ALL:
+        run, fn = reverse_all(t)
+        parts.append(run)
+        fns.append(fn)
+    write(outdir + "/math-types.mlir", parts, fns)
 
 
 def write(path, parts, fns):
