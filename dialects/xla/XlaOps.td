@@ -617,5 +617,6 @@ def Xla_CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
 
 include "dialects/xla/XlaCollectiveOps.td"
 include "dialects/xla/XlaControlFlowOps.td"
+include "dialects/xla/XlaIndexingOps.td"
 
 #endif // XSPMD_DIALECTS_XLA_XLAOPS_TD
