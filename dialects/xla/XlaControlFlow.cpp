@@ -20,7 +20,7 @@ namespace xspmd::xla {
 LogicalResult YieldOp::verify() {
   Operation *parent = (*this)->getParentOp();
   if (isa<TraceOp, WhileOp, CaseOp>(parent) ||
-      parent->hasTrait<OpTrait::ScalarBodies>())
+      parent->hasTrait<ScalarBodies>())
     return success();
   return emitOpError("ends a region of xla.trace, xla.while, xla.case or an "
                      "op with scalar bodies, not of ")

@@ -30,7 +30,7 @@ class Xla_Op<string mnemonic, list<Trait> traits = []>
 // The op's regions are scalar computations applied per element (HLO's
 // to_apply and comparator computations): dialects/xla/XlaTraits.h.
 def Xla_ScalarBodies : NativeOpTrait<"ScalarBodies"> {
-  let cppNamespace = "::xspmd::xla::OpTrait";
+  let cppNamespace = "::xspmd::xla";
 }
 
 //===----------------------------------------------------------------------===//

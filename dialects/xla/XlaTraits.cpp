@@ -39,7 +39,7 @@ LogicalResult verifyScalarBodies(Operation *op) {
 bool isInScalarBody(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp())
-    if (parent->hasTrait<OpTrait::ScalarBodies>())
+    if (parent->hasTrait<ScalarBodies>())
       return true;
   return false;
 }

@@ -24,8 +24,8 @@ mlir::LogicalResult verifyScalarBodies(mlir::Operation *op);
 /// Whether `op` lies in a region of an op with scalar bodies (at any depth).
 bool isInScalarBody(mlir::Operation *op);
 
-namespace OpTrait {
-
+/// The op trait (in this namespace rather than an `OpTrait` one, which would
+/// make `OpTrait::` ambiguous in files using both namespaces).
 template <typename ConcreteType>
 class ScalarBodies
     : public mlir::OpTrait::TraitBase<ConcreteType, ScalarBodies> {
@@ -35,7 +35,6 @@ public:
   }
 };
 
-} // namespace OpTrait
 } // namespace xspmd::xla
 
 #endif // XSPMD_DIALECTS_XLA_XLATRAITS_H
