@@ -106,26 +106,46 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
   runner.devicePrograms = std::move(*programs);
   runner.program = runner.devicePrograms.front();
 
-  const Program *ref = nullptr;
+  // The reference's global argument and result types.
+  std::optional<std::vector<TensorSpec>> refArgs, refResults;
   if (!referenceFunction.empty()) {
     llvm::Expected<func::FuncOp> refFunc =
         session.resolveFunction(referenceFunction);
     if (!refFunc)
       return refFunc.takeError();
-    llvm::Expected<const Program *> refProgram =
-        session.getProgram(*refFunc, /*numDevices=*/1);
-    if (!refProgram)
-      return refProgram.takeError();
-    ref = *refProgram;
-    if (ref->argSpecs.size() != runner.program->argSpecs.size() ||
-        ref->resultSpecs.size() != runner.program->resultSpecs.size())
+    if (Session::hasManualCode(*refFunc)) {
+      llvm::Expected<func::FuncOp> manual = session.manualReference(*refFunc);
+      if (!manual)
+        return manual.takeError();
+      llvm::Expected<FunctionRunner> nested = create(
+          session, manual->getSymName(), runner.numDevices, /*reference=*/"");
+      if (!nested)
+        return nested.takeError();
+      runner.manualReference =
+          std::make_shared<const FunctionRunner>(std::move(*nested));
+      refArgs.emplace();
+      refResults.emplace();
+      for (const ValueLayout &arg : runner.manualReference->args)
+        refArgs->push_back(arg.global);
+      for (const ValueLayout &result : runner.manualReference->results)
+        refResults->push_back(result.global);
+    } else {
+      llvm::Expected<const Program *> refProgram =
+          session.getProgram(*refFunc, /*numDevices=*/1);
+      if (!refProgram)
+        return refProgram.takeError();
+      runner.reference = *refProgram;
+      refArgs = runner.reference->argSpecs;
+      refResults = runner.reference->resultSpecs;
+    }
+    if (refArgs->size() != runner.program->argSpecs.size() ||
+        refResults->size() != runner.program->resultSpecs.size())
       return runnerError(fmt::format(
           "reference @{} has {} arguments and {} results but @{} has {} and "
           "{}",
-          ref->name, ref->argSpecs.size(), ref->resultSpecs.size(),
+          refFunc->getSymName().str(), refArgs->size(), refResults->size(),
           runner.functionName, runner.program->argSpecs.size(),
           runner.program->resultSpecs.size()));
-    runner.reference = ref;
   }
 
   auto shardingOf = [](DictionaryAttr attrs) -> xla::ShardingAttr {
@@ -137,8 +157,8 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
   for (size_t i = 0; i < runner.program->argSpecs.size(); ++i) {
     std::optional<TensorSpec> hint =
         globalTypeOf(func->getArgAttrDict(i), runner.program->argSpecs[i]);
-    if (!hint && ref)
-      hint = ref->argSpecs[i];
+    if (!hint && refArgs)
+      hint = (*refArgs)[i];
     xla::ShardingAttr sharding =
         n > 1 ? shardingOf(func->getArgAttrDict(i)) : xla::ShardingAttr();
     llvm::Expected<ValueLayout> value =
@@ -151,8 +171,8 @@ FunctionRunner::create(Session &session, llvm::StringRef function,
   for (size_t i = 0; i < runner.program->resultSpecs.size(); ++i) {
     std::optional<TensorSpec> hint = globalTypeOf(
         func->getResultAttrDict(i), runner.program->resultSpecs[i]);
-    if (!hint && ref)
-      hint = ref->resultSpecs[i];
+    if (!hint && refResults)
+      hint = (*refResults)[i];
     xla::ShardingAttr sharding =
         n > 1 ? shardingOf(func->getResultAttrDict(i)) : xla::ShardingAttr();
     llvm::Expected<ValueLayout> value =
@@ -269,6 +289,8 @@ llvm::Error FunctionRunner::setDeviceFunction(Session &session, int64_t device,
 
 llvm::Expected<std::vector<Tensor>>
 FunctionRunner::runReference(llvm::ArrayRef<Tensor> inputs) const {
+  if (manualReference)
+    return manualReference->run(inputs);
   if (!reference)
     return runnerError("no reference function was given");
   DeviceContext device{0, 1, nullptr};

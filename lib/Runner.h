@@ -12,7 +12,9 @@
 // Global shapes come from the reference function when one is given (which
 // also allows padded, non-divisible dims), else from local shape times the
 // number of shards. `runReference` runs the reference on one device: the
-// unpartitioned program the SPMD run must reproduce.
+// unpartitioned program the SPMD run must reproduce. A reference with
+// manual (per-device) regions has no single-device meaning; it runs as
+// Session::manualReference partitions it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,7 +46,7 @@ public:
 
   llvm::StringRef getFunctionName() const { return functionName; }
   int64_t getNumDevices() const { return numDevices; }
-  bool hasReference() const { return static_cast<bool>(reference); }
+  bool hasReference() const { return reference || manualReference; }
   /// Whether the function communicates or depends on its device id (device
   /// 0's program for a lowered entry).
   bool isSpmd() const { return program->isSpmd; }
@@ -72,7 +74,8 @@ public:
   /// summed over the devices.
   double transferToDeviceBytes() const;
 
-  /// Runs the reference function on one device.
+  /// Runs the reference function on one device (a reference with manual
+  /// regions, on the devices of its mesh).
   llvm::Expected<std::vector<runtime::Tensor>>
   runReference(llvm::ArrayRef<runtime::Tensor> inputs) const;
 
@@ -83,6 +86,9 @@ private:
   int64_t numDevices = 1;
   const runtime::Program *program = nullptr;
   const runtime::Program *reference = nullptr;
+  /// A reference with per-device code runs on every device
+  /// (Session::manualReference) instead of `reference`.
+  std::shared_ptr<const FunctionRunner> manualReference;
   /// Program of each device: `program`, or for a lowered entry the body
   /// that lists the device, unless overridden.
   std::vector<const runtime::Program *> devicePrograms;

@@ -213,9 +213,26 @@ Session::getDevicePrograms(func::FuncOp func, int64_t numDevices) {
   return programs;
 }
 
+bool Session::hasManualCode(func::FuncOp func) {
+  auto holdsManual = [](func::FuncOp f) {
+    return f
+        .walk([](Operation *op) {
+          return isa<xla::ManualComputationOp, xla::FullToShardOp,
+                     xla::ShardToFullOp>(op)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  return holdsManual(func) || llvm::any_of(transitiveCallees(func), holdsManual);
+}
+
 bool Session::needsPartitioning(func::FuncOp func) {
   if (func.isExternal() || func->hasAttr(xla::kPartitionedAttrName))
     return false;
+  // Per-device regions (with their collectives) inside a global program.
+  if (hasManualCode(func))
+    return true;
   // Hand-written SPMD code (collectives, device ids) runs as written.
   bool annotated = false, spmd = false;
   func.walk([&](Operation *op) {
@@ -238,24 +255,59 @@ bool Session::needsPartitioning(func::FuncOp func) {
 
 llvm::Expected<func::FuncOp>
 Session::partition(func::FuncOp func, const SpmdPipelineOptions &options) {
+  return partitionCopy(func, options, (func.getSymName() + ".spmd").str(),
+                       /*dropAnnotations=*/false);
+}
+
+/// Drops the sharding annotations of `func` but those of its manual
+/// regions: shardings of arguments, results and ops, and mark_sharding.
+static void dropShardings(func::FuncOp func) {
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    func.removeArgAttr(i, xla::kShardingAttrName);
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    func.removeResultAttr(
+        i, StringAttr::get(func.getContext(), xla::kShardingAttrName));
+  func.walk([](Operation *op) {
+    op->removeAttr(xla::kShardingAttrName);
+    if (auto mark = dyn_cast<xla::MarkShardingOp>(op)) {
+      mark.replaceAllUsesWith(mark.getInput());
+      mark.erase();
+    }
+  });
+}
+
+llvm::Expected<func::FuncOp> Session::manualReference(func::FuncOp func) {
+  std::string name = (func.getSymName() + ".reference").str();
+  if (auto done = module->lookupSymbol<func::FuncOp>(name))
+    return done;
+  return partitionCopy(func, SpmdPipelineOptions(), name,
+                       /*dropAnnotations=*/true);
+}
+
+llvm::Expected<func::FuncOp>
+Session::partitionCopy(func::FuncOp func, const SpmdPipelineOptions &options,
+                       StringRef name, bool dropAnnotations) {
   // Partition a copy in a scratch module holding the meshes, so that the
   // original stays the reference and other functions are untouched.
-  // The copy is named @<name>.spmd before the pipeline runs, so that the
+  // The copy is named (@<name>.spmd) before the pipeline runs, so that the
   // per-device bodies lowering adds are @<name>.spmd.body<k>.
   OpBuilder builder(context.get());
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(func.getLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   for (auto mesh : module->getOps<xla::MeshOp>())
     builder.clone(*mesh);
-  std::string name = (func.getSymName() + ".spmd").str();
   auto work = cast<func::FuncOp>(builder.clone(*func));
   work.setSymName(name);
+  if (dropAnnotations)
+    dropShardings(work);
   // The functions it calls come along, private: the pipeline inlines them
   // and erases them once unused.
   llvm::StringSet<> callees;
   for (func::FuncOp callee : transitiveCallees(func)) {
     auto copy = cast<func::FuncOp>(builder.clone(*callee));
     copy.setPrivate();
+    if (dropAnnotations)
+      dropShardings(copy);
     callees.insert(copy.getSymName());
   }
   PassManager pm(context.get());

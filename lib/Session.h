@@ -86,6 +86,19 @@ public:
   llvm::Expected<mlir::func::FuncOp>
   partition(mlir::func::FuncOp func, const SpmdPipelineOptions &options);
 
+  /// Whether `func` (or a function it calls) holds per-device code: an
+  /// xla.manual_computation or its xla.full_to_shard / xla.shard_to_full
+  /// markers. Such a program has no single-device meaning.
+  static bool hasManualCode(mlir::func::FuncOp func);
+
+  /// The reference of a program with per-device code: a copy of `func`
+  /// with every sharding annotation dropped except the manual regions',
+  /// partitioned by the SPMD pipeline into `@<name>.reference` (once). Run on
+  /// the mesh's devices, it runs the manual regions as written and places
+  /// everything else only as they require: the program's meaning without
+  /// the user's sharding choices, which must not change any value.
+  llvm::Expected<mlir::func::FuncOp> manualReference(mlir::func::FuncOp func);
+
   /// A graph compiled for the simulator.
   struct CompiledGraph {
     /// The function to run (`@f.spmd` when partitioned) and the function
@@ -124,6 +137,13 @@ public:
 
 private:
   Session();
+
+  /// Runs the SPMD pipeline on a copy of `func` named `name` (dropping its
+  /// sharding annotations first when `dropAnnotations`) and adds the
+  /// functions it produces to the module.
+  llvm::Expected<mlir::func::FuncOp>
+  partitionCopy(mlir::func::FuncOp func, const SpmdPipelineOptions &options,
+                llvm::StringRef name, bool dropAnnotations);
 
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<llvm::SourceMgr> sourceMgr;

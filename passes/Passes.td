@@ -55,6 +55,41 @@ def XlaInlineTracePass : Pass<"xla-inline-trace", "::mlir::ModuleOp"> {
   }];
 }
 
+def XlaOutlineManualComputationsPass
+    : Pass<"xla-outline-manual-computations", "::mlir::ModuleOp"> {
+  let summary = "Gathers the per-device code between xla.full_to_shard and "
+                "xla.shard_to_full into xla.manual_computation ops";
+  let description = [{
+    torch_xla's `enable_manual_sharding` / `disable_manual_sharding` (HLO's
+    SPMDFullToShardShape / SPMDShardToFullShape custom-calls) switch a
+    program to per-device code and back without delimiting a region. In
+    every block, the ops reachable from an `xla.full_to_shard` before an
+    `xla.shard_to_full` are per-device; each connected piece of them becomes
+    one `xla.manual_computation` whose operands are its full_to_shard inputs
+    (with their shardings as `in_shardings`) and whose results replace its
+    shard_to_full results. Values the piece reads that are computed from
+    constants alone (constants, iotas, a broadcast scalar) are copied into
+    its body. A global value used by per-device code, a per-device
+    value reaching global code other than through `xla.shard_to_full`, or a
+    `shard_to_full` of a global value is a located error. The first step of
+    `--xla-spmd-pipeline` after inlining (docs/manual.md).
+
+    ```mlir
+    %l = xla.full_to_shard %x <@mesh, [{"data"}, {} ]> : tensor<8x16xf32> -> tensor<2x16xf32>
+    %t = xla.tanh %l : tensor<2x16xf32>
+    %y = xla.shard_to_full %t <@mesh, [{"data"}, {} ]> : tensor<2x16xf32> -> tensor<8x16xf32>
+    // becomes
+    %y = xla.manual_computation (%arg1 = %x : tensor<2x16xf32>)
+        in_shardings = [<@mesh, [{"data"}, {} ]>]
+        out_shardings = [<@mesh, [{"data"}, {} ]>] {
+      %t = xla.tanh %arg1 : tensor<2x16xf32>
+      xla.yield %t : tensor<2x16xf32>
+    } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+    ```
+  }];
+  let dependentDialects = ["::xspmd::xla::XlaDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Sharding propagation
 //===----------------------------------------------------------------------===//

@@ -18,6 +18,9 @@ void buildSpmdPipeline(mlir::OpPassManager &pm,
   pm.addPass(mlir::createInlinerPass(
       /*opPipelines=*/{},
       /*defaultPipelineBuilder=*/[](mlir::OpPassManager &) {}));
+  // Per-device code marked by full_to_shard / shard_to_full becomes
+  // manual computations, which propagation and partitioning respect.
+  pm.addPass(createXlaOutlineManualComputationsPass());
   // Propagation and partitioning see through trace annotations.
   pm.addPass(createXlaInlineTracePass());
   XlaPropagateShardingPassOptions propagate;

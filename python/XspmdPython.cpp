@@ -480,6 +480,18 @@ PYBIND11_MODULE(_xspmd, m) {
               py::sequence spec) {
              return check(rt.markSharding(t, mesh, resolveSpec(mesh, spec)));
            })
+      .def("enable_manual_sharding",
+           [](Runtime &rt, const Tensor &t, const Mesh &mesh,
+              py::sequence spec) {
+             return check(
+                 rt.enableManualSharding(t, mesh, resolveSpec(mesh, spec)));
+           })
+      .def("disable_manual_sharding",
+           [](Runtime &rt, const Tensor &t, const Mesh &mesh,
+              py::sequence spec, std::vector<int64_t> fullShape) {
+             return check(rt.disableManualSharding(
+                 t, mesh, resolveSpec(mesh, spec), fullShape));
+           })
       .def("clear_sharding",
            [](Runtime &rt, const Tensor &t) {
              if (llvm::Error err = rt.clearSharding(t))

@@ -19,12 +19,13 @@ namespace xspmd::xla {
 
 LogicalResult YieldOp::verify() {
   Operation *parent = (*this)->getParentOp();
-  if (isa<TraceOp, WhileOp, CaseOp>(parent) ||
+  if (isa<TraceOp, WhileOp, CaseOp, ManualComputationOp>(parent) ||
       parent->hasTrait<ScalarBodies>())
     return success();
-  return emitOpError("ends a region of xla.trace, xla.while, xla.case or an "
-                     "op with scalar bodies, not of ")
-         << parent->getName();
+  return emitOpError("ends a region of xla.trace, xla.while, xla.case, "
+                     "xla.manual_computation or an op with scalar bodies, "
+                     "not of '")
+         << parent->getName() << "'";
 }
 
 //===----------------------------------------------------------------------===//

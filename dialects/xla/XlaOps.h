@@ -29,6 +29,11 @@ MeshOp lookupMesh(mlir::Operation *from, mlir::FlatSymbolRefAttr name,
 /// one sharding, element `i` when it is an array (one per result), or null.
 mlir::Attribute getResultShardingAttr(mlir::Operation *op, unsigned i);
 
+/// The block of a `global` tensor one device holds under `sharding` over
+/// `mesh` (uneven dimensions padded at the end, as the partitioner pads).
+mlir::RankedTensorType localTypeOf(ShardingAttr sharding, MeshAttr mesh,
+                                   mlir::RankedTensorType global);
+
 /// The first mesh of the module enclosing `from`, if any: all meshes of a
 /// module span the same devices, so it tells the device count.
 MeshOp findFirstMesh(mlir::Operation *from);

@@ -497,6 +497,12 @@ OpShardingRule rule(YieldOp op) { return independentRule(op); }
 /// (propagation ties them: docs/control-flow.md); the op itself relates no
 /// dimensions.
 OpShardingRule rule(CaseOp op) { return independentRule(op); }
+/// Manual regions: propagation ties an xla.manual_computation's operands
+/// and results to its in/out shardings (docs/manual.md) and refuses the
+/// markers before they are outlined; the ops relate no dimensions.
+OpShardingRule rule(ManualComputationOp op) { return independentRule(op); }
+OpShardingRule rule(FullToShardOp op) { return independentRule(op); }
+OpShardingRule rule(ShardToFullOp op) { return independentRule(op); }
 
 template <typename OpTy>
 struct PointwiseModel
@@ -540,8 +546,8 @@ void registerShardingRuleModels(MLIRContext *ctx) {
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
          ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp, AllGatherOp,
          ReduceScatterOp, AllToAllOp, CollectivePermuteOp, AllSliceOp,
-         DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp, HloGatherOp, ScatterOp,
-         SortOp>(ctx);
+         DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp, ManualComputationOp,
+         FullToShardOp, ShardToFullOp, HloGatherOp, ScatterOp, SortOp>(ctx);
 }
 
 } // namespace xspmd::xla

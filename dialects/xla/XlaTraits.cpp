@@ -44,4 +44,13 @@ bool isInScalarBody(Operation *op) {
   return false;
 }
 
+bool isInLocalRegion(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (parent->hasTrait<ScalarBodies>() ||
+        isa<ManualComputationOp>(parent))
+      return true;
+  return false;
+}
+
 } // namespace xspmd::xla

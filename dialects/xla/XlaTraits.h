@@ -24,6 +24,11 @@ mlir::LogicalResult verifyScalarBodies(mlir::Operation *op);
 /// Whether `op` lies in a region of an op with scalar bodies (at any depth).
 bool isInScalarBody(mlir::Operation *op);
 
+/// Whether `op` lies in a region whose values are not global tensors, which
+/// sharding propagation leaves alone: a scalar body (per element) or the
+/// body of an xla.manual_computation (per device).
+bool isInLocalRegion(mlir::Operation *op);
+
 /// The op trait (in this namespace rather than an `OpTrait` one, which would
 /// make `OpTrait::` ambiguous in files using both namespaces).
 template <typename ConcreteType>

@@ -11,6 +11,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <fmt/format.h>
 
@@ -127,7 +128,11 @@ llvm::Expected<Value> Runtime::Impl::valueOf(const Tensor &t) {
   if (!data->host.isValid())
     return lazyError("operand " + t.getTypeString() +
                      " was recorded in an earlier graph that did not keep it "
-                     "(it was not alive at the step boundary)");
+                     "(" +
+                     (data->dropped.empty()
+                          ? std::string("it was not alive at the step boundary")
+                          : data->dropped) +
+                     ")");
   // Device data: an argument of the pending graph, once.
   for (auto [i, arg] : llvm::enumerate(arguments))
     if (arg == data)
@@ -349,6 +354,43 @@ llvm::Error Runtime::clearSharding(const Tensor &t) {
   return llvm::Error::success();
 }
 
+llvm::Expected<Tensor>
+Runtime::enableManualSharding(const Tensor &t, const Mesh &mesh,
+                              const PartitionSpec &spec) {
+  if (llvm::Error err = impl->checkOwned(t, "enable_manual_sharding"))
+    return std::move(err);
+  llvm::Expected<xla::ShardingAttr> sharding =
+      impl->shardingOf(mesh, spec, t.data->type);
+  if (!sharding)
+    return sharding.takeError();
+  llvm::Expected<Value> input = impl->valueOf(t);
+  if (!input)
+    return input.takeError();
+  RankedTensorType local =
+      xla::localTypeOf(*sharding, mesh.toAttr(impl->context), t.data->type);
+  return impl->finish(xla::FullToShardOp::create(impl->builder, impl->loc(),
+                                                 local, *input, *sharding));
+}
+
+llvm::Expected<Tensor>
+Runtime::disableManualSharding(const Tensor &t, const Mesh &mesh,
+                               const PartitionSpec &spec,
+                               llvm::ArrayRef<int64_t> fullShape) {
+  if (llvm::Error err = impl->checkOwned(t, "disable_manual_sharding"))
+    return std::move(err);
+  auto global = t.data->type.clone(fullShape);
+  llvm::Expected<xla::ShardingAttr> sharding =
+      impl->shardingOf(mesh, spec, global);
+  if (!sharding)
+    return sharding.takeError();
+  llvm::Expected<Value> input = impl->valueOf(t);
+  if (!input)
+    return input.takeError();
+  // The op's verifier says when `t` is not the shard of `fullShape`.
+  return impl->finish(xla::ShardToFullOp::create(impl->builder, impl->loc(),
+                                                 global, *input, *sharding));
+}
+
 llvm::Expected<std::string> Runtime::getShardingSpec(const Tensor &t) {
   if (llvm::Error err = impl->checkOwned(t, "the sharding spec"))
     return std::move(err);
@@ -377,6 +419,23 @@ struct GraphSignature {
   std::string ops;
   std::vector<std::string> arguments;
 };
+
+/// Values of `graph` inside manual regions: reachable from an
+/// xla.full_to_shard without passing an xla.shard_to_full.
+llvm::DenseSet<Value> perDeviceValues(func::FuncOp graph) {
+  llvm::DenseSet<Value> values;
+  SmallVector<Value> work;
+  graph.walk([&](xla::FullToShardOp op) { work.push_back(op.getResult()); });
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!values.insert(v).second)
+      continue;
+    for (Operation *user : v.getUsers())
+      if (!isa<xla::ShardToFullOp>(user))
+        llvm::append_range(work, user->getResults());
+  }
+  return values;
+}
 
 GraphSignature signatureOf(func::FuncOp graph) {
   GraphSignature sig;
@@ -414,11 +473,22 @@ llvm::Error Runtime::markStep() {
   report::MetricsRegistry &metrics = getMetrics();
   metrics.addToCounter("MarkStep");
   std::vector<std::shared_ptr<TensorData>> outputs;
+  llvm::DenseSet<Value> perDevice = perDeviceValues(impl.pending);
   for (std::weak_ptr<TensorData> &weak : impl.recorded)
-    if (std::shared_ptr<TensorData> data = weak.lock())
-      if (data->value && data->epoch == impl.epoch &&
-          !llvm::is_contained(outputs, data))
-        outputs.push_back(std::move(data));
+    if (std::shared_ptr<TensorData> data = weak.lock()) {
+      if (!data->value || data->epoch != impl.epoch ||
+          llvm::is_contained(outputs, data))
+        continue;
+      // A per-device value means nothing outside its manual region: it is
+      // not an output, and a later use says why.
+      if (perDevice.contains(data->value)) {
+        data->dropped = "it is a per-device value of a manual region "
+                        "(enable_manual_sharding); call "
+                        "disable_manual_sharding before mark_step";
+        continue;
+      }
+      outputs.push_back(std::move(data));
+    }
   if (outputs.empty()) {
     impl.resetPending();
     return llvm::Error::success();
@@ -456,17 +526,21 @@ llvm::Error Runtime::markStep() {
       graph.setArgAttr(i, xla::kShardingAttrName, data->sharding);
 
   // As in torch_xla's SPMD mode, explicit collectives (device-level code)
-  // and shardings (a program the partitioner splits) do not mix.
+  // and shardings (a program the partitioner splits) do not mix, except in
+  // manual regions (enable_manual_sharding), whose bounds the SPMD pipeline
+  // checks.
   Operation *collective = nullptr;
   bool sharded = llvm::any_of(arguments, [](const auto &data) {
     return static_cast<bool>(data->sharding);
   });
+  bool manual = false;
   graph.walk([&](Operation *op) {
     if (isa<xla::CollectiveOpInterface>(op) && !collective)
       collective = op;
     sharded |= isa<xla::MarkShardingOp>(op);
+    manual |= isa<xla::FullToShardOp>(op);
   });
-  if (collective && sharded) {
+  if (collective && sharded && !manual) {
     std::string name = collective->getName().getStringRef().str();
     graph.erase();
     impl.resetPending();

@@ -152,6 +152,20 @@ public:
                                       const PartitionSpec &spec);
   /// `xs.clear_sharding(t)`: replicated again.
   llvm::Error clearSharding(const Tensor &t);
+  /// `xs.enable_manual_sharding(t, partition_spec, mesh=mesh)`: the result
+  /// is each device's shard of `t` (its local shape); ops on it, and the
+  /// collectives with groups among them, are per-device code until
+  /// disableManualSharding (xla.full_to_shard, docs/manual.md).
+  llvm::Expected<Tensor> enableManualSharding(const Tensor &t,
+                                              const Mesh &mesh,
+                                              const PartitionSpec &spec);
+  /// `xs.disable_manual_sharding(t, partition_spec, full_shape,
+  /// mesh=mesh)`: the global tensor of `fullShape` whose shards the devices
+  /// hold in `t` (xla.shard_to_full).
+  llvm::Expected<Tensor>
+  disableManualSharding(const Tensor &t, const Mesh &mesh,
+                        const PartitionSpec &spec,
+                        llvm::ArrayRef<int64_t> fullShape);
   /// `torch_xla._XLAC._get_xla_sharding_spec(t)`: the HloSharding text
   /// (`{devices=[2,1]0,1}`), or "" when the tensor has no sharding.
   llvm::Expected<std::string> getShardingSpec(const Tensor &t);

@@ -38,6 +38,9 @@ struct TensorData {
   /// The layout of device data, or the constraint a pending value carries
   /// (null: replicated / none).
   xla::ShardingAttr sharding;
+  /// Why a step did not keep this pending value, when it was alive but
+  /// could not be an output (a per-device value).
+  std::string dropped;
 };
 
 struct Runtime::Impl : std::enable_shared_from_this<Runtime::Impl> {

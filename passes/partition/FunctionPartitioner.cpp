@@ -9,6 +9,7 @@
 #include "passes/partition/Halo.h"
 #include "passes/partition/Indexing.h"
 #include "passes/partition/LocalBuilder.h"
+#include "passes/partition/ManualComputation.h"
 #include "passes/partition/ReshardBuilder.h"
 
 #include "dialects/xla/XlaShardingRule.h"
@@ -55,6 +56,11 @@ FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
     Attribute attr = op->getAttr(kShardingAttrName);
     if (auto mark = dyn_cast<MarkShardingOp>(op))
       attr = mark.getSharding();
+    if (auto manual = dyn_cast<ManualComputationOp>(op))
+      for (ArrayAttr list : {manual.getInShardings(), manual.getOutShardings()})
+        for (Attribute sharding : list)
+          if (failed(note(sharding, op)))
+            return WalkResult::interrupt();
     return failed(note(attr, op)) ? WalkResult::interrupt()
                                   : WalkResult::advance();
   });
@@ -326,6 +332,8 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     return partitionWhile(loop, *this);
   if (auto select = dyn_cast<CaseOp>(op))
     return partitionCase(select, *this);
+  if (auto manual = dyn_cast<ManualComputationOp>(op))
+    return partitionManualComputation(manual, *this);
   if (op->getNumResults() == 0 ||
       !llvm::all_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
     return op->emitOpError("cannot be partitioned: the partitioner handles "

@@ -58,6 +58,10 @@ void FunctionPropagation::explain(raw_ostream &os) {
   auto tensorLabel = [&](const OpRecord &record, int32_t k) {
     if (isa<func::ReturnOp>(record.op))
       return std::string(k == 0 ? "returned value" : "function result");
+    if (isa<ManualComputationOp>(record.op)) {
+      std::string index = std::to_string(record.carried);
+      return k == 0 ? "operand " + index : "in_shardings[" + index + "]";
+    }
     if (record.carried >= 0 && isa<CaseOp>(record.op->getParentOp())) {
       std::string result = "result " + std::to_string(record.carried);
       if (k == 1)

@@ -118,6 +118,31 @@ void FunctionPropagation::addCarriedStates(WhileOp op) {
   }
 }
 
+LogicalResult FunctionPropagation::addManualStates(
+    ManualComputationOp op,
+    function_ref<LogicalResult(ShardingAttr, Operation *)> checkMesh) {
+  auto annotate = [&](int32_t s, Attribute sharding, StringRef list, size_t i) {
+    auto one = cast<ShardingAttr>(sharding);
+    if (failed(checkMesh(one, op)))
+      return failure();
+    setUserSharding(states[s], one,
+                    (list + "[" + Twine(i) + "] of " + describeOp(op)).str());
+    return success();
+  };
+  for (auto [i, result] : llvm::enumerate(op.getResults()))
+    if (failed(annotate(addState(result, result.getType()),
+                        op.getOutShardings()[i], "out_shardings", i)))
+      return failure();
+  SmallVector<int32_t> &inputs = manualInputStates[op];
+  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
+    inputs.push_back(addState(Value(), input.getType()));
+    if (failed(
+            annotate(inputs.back(), op.getInShardings()[i], "in_shardings", i)))
+      return failure();
+  }
+  return success();
+}
+
 LogicalResult FunctionPropagation::initialize() {
   auto checkMesh = [&](ShardingAttr sharding,
                        Operation *anchor) -> LogicalResult {
@@ -151,11 +176,24 @@ LogicalResult FunctionPropagation::initialize() {
   }
   // Op results, then op records (operands may be defined in any order in
   // graph regions, so all states exist before records are built).
-  // Scalar computations (a reduction's combiner, a sort's comparator) hold
-  // no shardings: their values are per-element scalars.
+  // Scalar computations (a reduction's combiner, a sort's comparator) and
+  // manual computations hold no shardings: their values are per-element
+  // scalars or per-device blocks.
   WalkResult walked = func.walk([&](Operation *op) -> WalkResult {
-    if (op == func || isInScalarBody(op))
+    if (op == func || isInLocalRegion(op))
       return WalkResult::advance();
+    if (isa<FullToShardOp, ShardToFullOp>(op)) {
+      op->emitOpError("marks a manual region that is not outlined yet; run "
+                      "--xla-outline-manual-computations first (the SPMD "
+                      "pipeline does)");
+      return WalkResult::interrupt();
+    }
+    if (auto manual = dyn_cast<ManualComputationOp>(op)) {
+      if (failed(addManualStates(manual, checkMesh)))
+        return WalkResult::interrupt();
+      annotatedOps.push_back(op); // for --xla-explain-sharding
+      return WalkResult::advance();
+    }
     bool allTensors = op->getNumResults() > 0;
     if (auto loop = dyn_cast<WhileOp>(op)) {
       addCarriedStates(loop);
@@ -207,8 +245,19 @@ LogicalResult FunctionPropagation::initialize() {
     records.push_back(std::move(record));
   };
   func.walk([&](Operation *op) {
-    if (op == func || isInScalarBody(op))
+    if (op == func || isInLocalRegion(op))
       return;
+    // A manual computation's operands take the in_shardings (fixed states,
+    // like a function's results) and give them nothing.
+    if (auto manual = dyn_cast<ManualComputationOp>(op)) {
+      for (auto [i, input] : llvm::enumerate(manual.getInputs()))
+        addRecord(OpRecord{op,
+                           identityRule(input.getType()),
+                           {stateOf.lookup(input), manualInputStates[op][i]},
+                           1,
+                           static_cast<int32_t>(i)});
+      return;
+    }
     if (isa<func::ReturnOp>(op) && op->getParentOp() == func) {
       for (auto [i, value] : llvm::enumerate(op->getOperands())) {
         OpRecord record{op,
@@ -350,6 +399,9 @@ void FunctionPropagation::writeBack() {
   setArgAttrs(func, kShardingAttrName, argShardings);
   setResultAttrs(func, kShardingAttrName, resultShardings);
   for (Operation *op : annotatedOps) {
+    // A manual computation's results are its out_shardings.
+    if (isa<ManualComputationOp>(op))
+      continue;
     if (op->getNumResults() == 1) {
       op->setAttr(kShardingAttrName, toAttr(states[stateOf[op->getResult(0)]]));
       continue;

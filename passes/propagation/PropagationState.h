@@ -88,7 +88,8 @@ struct OpRecord {
   /// For the identity records that tie an xla.while's operand (op = the
   /// while) or its body's yielded value (op = the yield) to carried value
   /// `carried`, or an xla.case branch's yielded value (op = the yield) to
-  /// result `carried`; -1 otherwise.
+  /// result `carried`, or an xla.manual_computation's operand `carried` to
+  /// its in_shardings entry (op = the manual computation); -1 otherwise.
   int32_t carried = -1;
 };
 
@@ -137,6 +138,13 @@ public:
 
 private:
   int32_t addState(mlir::Value value, mlir::Type type);
+  /// States of an xla.manual_computation: its results hold out_shardings,
+  /// and one state per operand (no value) holds in_shardings.
+  mlir::LogicalResult
+  addManualStates(xla::ManualComputationOp op,
+                  llvm::function_ref<mlir::LogicalResult(xla::ShardingAttr,
+                                                         mlir::Operation *)>
+                      checkMesh);
   /// One state per carried value of `op`, shared by its result and the
   /// arguments of both regions.
   void addCarriedStates(xla::WhileOp op);
@@ -166,6 +174,9 @@ private:
   std::vector<llvm::SmallVector<int32_t, 2>> recordsOf;
   /// States of the function results, in order.
   llvm::SmallVector<int32_t> resultStates;
+  /// Per xla.manual_computation, the states of its operands' in_shardings.
+  llvm::DenseMap<mlir::Operation *, llvm::SmallVector<int32_t>>
+      manualInputStates;
   /// Ops whose results get `xla.sharding` (those with ranked tensor results).
   llvm::SmallVector<mlir::Operation *> annotatedOps;
   /// Sharding rules, computed once per kind of op.

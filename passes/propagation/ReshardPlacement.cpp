@@ -1,7 +1,8 @@
 //===- ReshardPlacement.cpp - move reshards to where tensors are small ----===//
 //
 // Propagation resolves a disagreement where it meets it: a value whose
-// sharding differs from the function result's (or a mark_sharding's) is
+// sharding differs from the function result's (or a mark_sharding's, or a
+// manual computation's in_shardings) is
 // resharded there, however large it has grown. When that value comes from
 // a chain of ops that only copy or broadcast data (broadcast_in_dim,
 // reshape, transpose, convert, unary elementwise), each single-use, the
@@ -70,7 +71,7 @@ std::optional<AxisSharding> projectToOperand(const OpShardingRule &rule,
 void FunctionPropagation::placeReshards() {
   const CostModel &model = options.costModel;
   for (const OpRecord &boundary : records) {
-    if (!isa<func::ReturnOp, MarkShardingOp>(boundary.op))
+    if (!isa<func::ReturnOp, MarkShardingOp, ManualComputationOp>(boundary.op))
       continue;
     int32_t in = boundary.tensors[0], out = boundary.tensors[1];
     const ValueState &target = states[out];

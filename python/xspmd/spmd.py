@@ -87,7 +87,27 @@ def clear_sharding(t):
     return t
 
 
+def _mesh_or_global(mesh, what):
+    if mesh is None:
+        mesh = _global_mesh
+    if mesh is None:
+        raise ValueError(what + " needs a mesh (or set_global_mesh)")
+    return mesh
+
+
 def enable_manual_sharding(t, partition_spec, *, mesh=None):
-    raise NotImplementedError(
-        "manual sharding regions (SPMDFullToShardShape) are not supported "
-        "yet; use collectives with groups on a replicated graph instead")
+    """Each device's shard of ``t`` split by ``partition_spec``: ops on the
+    result are per-device code (collectives with groups allowed) until
+    ``disable_manual_sharding``, as torch_xla's SPMDFullToShardShape."""
+    mesh = _mesh_or_global(mesh, "enable_manual_sharding")
+    return _rt.get().enable_manual_sharding(t, mesh._native,
+                                            tuple(partition_spec))
+
+
+def disable_manual_sharding(t, partition_spec, full_shape, *, mesh=None):
+    """The global tensor of ``full_shape`` whose shards (split by
+    ``partition_spec``) the devices hold in ``t``: SPMDShardToFullShape."""
+    mesh = _mesh_or_global(mesh, "disable_manual_sharding")
+    return _rt.get().disable_manual_sharding(t, mesh._native,
+                                             tuple(partition_spec),
+                                             list(full_shape))

@@ -33,7 +33,7 @@ func.func @yield_type(%x: tensor<4xf32>) -> tensor<4xf16> {
 // -----
 
 func.func @yield_outside(%x: tensor<4xf32>) {
-  // expected-error @+1 {{'xla.yield' op ends a region of xla.trace, xla.while, xla.case or an op with scalar bodies, not of 'func.func'}}
+  // expected-error @+1 {{'xla.yield' op ends a region of xla.trace, xla.while, xla.case, xla.manual_computation or an op with scalar bodies, not of 'func.func'}}
   xla.yield %x : tensor<4xf32>
 }
 
