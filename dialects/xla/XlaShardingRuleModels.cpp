@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/xla/XlaCombiner.h"
 #include "dialects/xla/XlaContraction.h"
 #include "dialects/xla/XlaOps.h"
 #include "dialects/xla/XlaShardingRule.h"
@@ -185,6 +186,139 @@ OpShardingRule rule(GatherOp op) {
   // has no sum), zero otherwise.
   if (op.getType().getElementType().isInteger(1))
     b.setReductionKind(ReductionKind::or_);
+  return b.build();
+}
+
+/// HLO's gather (docs/propagation.md): the result's batch dimensions pass
+/// through with the indices' (and with the operand's batching dimensions);
+/// an operand dimension its slice covers whole passes through to its offset
+/// dimension; an indexed dimension sliced by 1 is a reduction (each shard
+/// gathers the starts it owns, zeros elsewhere: the vocabulary-parallel
+/// embedding); any other sliced dimension needs replication.
+OpShardingRule rule(HloGatherOp op) {
+  OpShardingRuleBuilder b(op);
+  ArrayRef<int64_t> operand = shapeOf(op.getOperand());
+  ArrayRef<int64_t> indices = shapeOf(op.getStartIndices());
+  ArrayRef<int64_t> result = op.getType().getShape();
+  ArrayRef<int64_t> sizes = op.getSliceSizes();
+  int64_t ivd = op.getIndexVectorDim();
+  SmallVector<int64_t> operandDimOfIndicesDim(indices.size(), -1);
+  for (auto [o, i] :
+       llvm::zip(op.getOperandBatchingDims(), op.getStartIndicesBatchingDims()))
+    operandDimOfIndicesDim[i] = o;
+  for (auto [i, r] : llvm::enumerate(op.getBatchDims())) {
+    int64_t dim = op.getIndicesDimOfBatch(i);
+    b.addFactor({operandDimOfIndicesDim[dim], dim}, {r}, result[r]);
+  }
+  if (ivd < static_cast<int64_t>(indices.size()))
+    b.mapOperand(1, ivd, b.addFactor(indices[ivd], Kind::needReplication));
+  for (auto [d, r] : llvm::enumerate(op.getOffsetDimOfOperand())) {
+    int64_t dim = d;
+    if (llvm::is_contained(op.getOperandBatchingDims(), dim))
+      continue;
+    if (r >= 0 && sizes[d] == operand[d]) {
+      b.addFactor({dim, -1}, {r}, operand[d]);
+      continue;
+    }
+    if (sizes[d] == 1 && llvm::is_contained(op.getStartIndexMap(), dim)) {
+      b.addFactor({dim, -1}, {}, operand[d], Kind::reduction);
+      continue;
+    }
+    b.mapOperand(0, dim, b.addFactor(operand[d], Kind::needReplication));
+    if (r >= 0)
+      b.mapResult(0, r, b.addFactor(sizes[d], Kind::needReplication));
+  }
+  // Devices owning no start contribute the identity: false for i1 (which
+  // has no sum), zero otherwise.
+  if (op.getType().getElementType().isInteger(1))
+    b.setReductionKind(ReductionKind::or_);
+  return b.build();
+}
+
+/// HLO's scatter (docs/propagation.md). Operands are the N inputs, the
+/// indices, then the N updates. The updates' scatter dimensions pair with
+/// the indices': a batching pair passes through with its input dimension;
+/// otherwise, when the update computation is a recognised pairwise
+/// combiner (add, max, ...), a reduction of that kind (each shard scatters
+/// its updates, the partial results are combined), else need-replication.
+/// An input dimension the window covers whole passes through with the
+/// window; an indexed dimension of window size 1 passes through between
+/// inputs and results only (each shard applies the updates that land in
+/// its block); any other dimension needs replication.
+OpShardingRule rule(ScatterOp op) {
+  OpShardingRuleBuilder b(op);
+  int64_t n = op.getInputs().size();
+  int64_t indicesOperand = n;
+  ArrayRef<int64_t> input = shapeOf(op.getInputs().front());
+  ArrayRef<int64_t> indices = shapeOf(op.getScatterIndices());
+  ArrayRef<int64_t> update = shapeOf(op.getUpdates().front());
+  int64_t ivd = op.getIndexVectorDim();
+  std::optional<ReductionKind> combiner =
+      matchPairwiseCombiner(op.getUpdateComputation());
+  if (combiner)
+    b.setReductionKind(*combiner);
+  // Operand dims for: input dimension `in` of every input, dimension
+  // `index` of the indices, dimension `upd` of every update.
+  auto operandDims = [&](int64_t in, int64_t index, int64_t upd) {
+    SmallVector<int64_t> dims(n, in);
+    dims.push_back(index);
+    dims.append(n, upd);
+    return dims;
+  };
+  SmallVector<int64_t> inputDimOfIndicesDim(indices.size(), -1);
+  for (auto [in, i] :
+       llvm::zip(op.getInputBatchingDims(), op.getScatterIndicesBatchingDims()))
+    inputDimOfIndicesDim[i] = in;
+  for (auto [i, u] : llvm::enumerate(op.getUpdateScatterDims())) {
+    int64_t dim = op.getIndicesDimOfScatter(i);
+    int64_t in = inputDimOfIndicesDim[dim];
+    if (in >= 0)
+      b.addFactor(operandDims(in, dim, u), SmallVector<int64_t>(n, in),
+                  update[u]);
+    else
+      b.addFactor(operandDims(-1, dim, u), {}, update[u],
+                  combiner ? Kind::reduction : Kind::needReplication);
+  }
+  if (ivd < static_cast<int64_t>(indices.size()))
+    b.mapOperand(indicesOperand, ivd,
+                 b.addFactor(indices[ivd], Kind::needReplication));
+  for (auto [d, w] : llvm::enumerate(op.getWindowDimOfInput())) {
+    int64_t dim = d;
+    if (llvm::is_contained(op.getInputBatchingDims(), dim))
+      continue;
+    int64_t window = w >= 0 ? update[w] : 1;
+    SmallVector<int64_t> resultDims(n, dim);
+    if (w >= 0 && window == input[d]) {
+      b.addFactor(operandDims(dim, -1, w), resultDims, input[d]);
+      continue;
+    }
+    if (window == 1 &&
+        llvm::is_contained(op.getScatterDimsToOperandDims(), dim)) {
+      b.addFactor(operandDims(dim, -1, -1), resultDims, input[d]);
+      continue;
+    }
+    b.addFactor(operandDims(dim, -1, -1), resultDims, input[d],
+                Kind::needReplication);
+    if (w >= 0) {
+      int64_t f = b.addFactor(window, Kind::needReplication);
+      for (int64_t i = 0; i < n; ++i)
+        b.mapOperand(n + 1 + i, w, f);
+    }
+  }
+  return b.build();
+}
+
+/// Every input and result shares each dimension; the sorted one needs
+/// replication (its rows are permuted as a whole).
+OpShardingRule rule(SortOp op) {
+  OpShardingRuleBuilder b(op);
+  int64_t n = op.getInputs().size();
+  for (auto [d, size] : llvm::enumerate(shapeOf(op.getInputs().front()))) {
+    SmallVector<int64_t> dims(n, d);
+    b.addFactor(dims, dims, size,
+                d == op.getDimension() ? Kind::needReplication
+                                       : Kind::passThrough);
+  }
   return b.build();
 }
 
@@ -430,7 +564,8 @@ void registerShardingRuleModels(MLIRContext *ctx) {
          ReverseOp, ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp,
          AllGatherOp, ReduceScatterOp, AllToAllOp, CollectivePermuteOp,
          AllSliceOp, DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp,
-         ManualComputationOp, FullToShardOp, ShardToFullOp>(ctx);
+         ManualComputationOp, FullToShardOp, ShardToFullOp, HloGatherOp,
+         ScatterOp, SortOp>(ctx);
 }
 
 } // namespace xspmd::xla

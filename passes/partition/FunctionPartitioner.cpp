@@ -7,6 +7,7 @@
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
+#include "passes/partition/Indexing.h"
 #include "passes/partition/LocalBuilder.h"
 #include "passes/partition/ManualComputation.h"
 #include "passes/partition/ReshardBuilder.h"
@@ -448,6 +449,8 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
       if (options.blockedFactors.size() == blocked)
         break;
     }
+    if (auto scatter = dyn_cast<ScatterOp>(op))
+      makeScatterInputsPartial(scatter, candidate);
     double cost = 0;
     for (auto [i, result] : llvm::enumerate(op->getResults()))
       cost += reshardCost(result, candidate.results[i], targets[i]);
@@ -480,7 +483,9 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
         if (rule.factorKinds[f] == FactorKind::reduction &&
             !assignment.factorAxes[f].empty())
           dims.push_back(d);
-    if (dims.empty() || isa<GatherOp>(op))
+    // A gather never reads the padding rows it does not own (it clamps
+    // first).
+    if (dims.empty() || isa<GatherOp, HloGatherOp>(op))
       continue;
     Type elem = cast<RankedTensorType>(operand.getType()).getElementType();
     operand = local.maskPadding(
@@ -497,6 +502,13 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     windowDims.push_back(dim);
   }
 
+  if (auto scatter = dyn_cast<ScatterOp>(op)) {
+    Operation *localOp =
+        buildLocalScatter(local, scatter, operands, assignment, mesh);
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      placed[result] = {localOp->getResult(i), assignment.results[i]};
+    return success();
+  }
   if (op->getNumResults() > 1) {
     Operation *localOp =
         buildLocalOp(op, operands, assignment, rule, windowDims);
@@ -517,6 +529,10 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   else if (auto reverse = dyn_cast<ReverseOp>(op))
     localResult = buildLocalReverse(local, reverse, operands[0],
                                     assignment.operands[0], mesh);
+  else if (auto gather = dyn_cast<HloGatherOp>(op))
+    localResult = buildLocalHloGather(local, gather, operands[0], operands[1],
+                                      assignment.operands[0],
+                                      assignment.results[0], mesh);
   else
     localResult =
         buildLocalOp(op, operands, assignment, rule, windowDims)->getResult(0);

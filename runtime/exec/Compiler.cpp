@@ -184,7 +184,9 @@ FunctionCompiler::compileBlock(Block &block,
         slots[result] = slotOf(value);
       continue;
     }
-    if (op.getNumRegions() != 0)
+    // Scalar bodies (a comparator, a combiner) are compiled by the op's
+    // kernel; any other region is an error.
+    if (op.getNumRegions() != 0 && !op.hasTrait<xla::ScalarBodies>())
       return op.emitOpError("has regions; the simulator runs straight-line "
                             "xla ops (and xla.trace regions)");
     if (failed(compileOp(

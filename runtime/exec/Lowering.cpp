@@ -26,6 +26,8 @@ FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
   if (isa<DotGeneralOp, MatmulOp, EinsumOp, ReduceOp, SoftmaxOp, ConvolutionOp>(
           op))
     return lowerNumericOp(op);
+  if (isa<HloGatherOp, ScatterOp, SortOp>(op))
+    return lowerIndexingOp(op);
   if (isa<IotaOp, RngOp, PartitionIdOp, AxisIndexOp, DeviceTableOp>(op))
     return lowerSourceOp(op, ctx);
   if (isa<DispatchOp>(op))

@@ -40,6 +40,7 @@ bool isDeviceDependent(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerElementwiseOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerDataMovementOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerNumericOp(mlir::Operation *op);
+mlir::FailureOr<OpKernel> lowerIndexingOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerSourceOp(mlir::Operation *op,
                                         LoweringContext &ctx);
 mlir::FailureOr<OpKernel> lowerCollectiveOp(mlir::Operation *op,

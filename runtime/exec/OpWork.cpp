@@ -15,6 +15,8 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace xspmd::xla;
 
@@ -98,6 +100,26 @@ static double elementwiseFlops(Operation *op) {
   if (isa<ClampOp>(op))
     return 2;
   return 1;
+}
+
+/// Ops a scalar body runs per application (its constants and yield are
+/// free).
+static double scalarBodyOps(Region &body) {
+  double ops = 0;
+  for (Operation &op : body.front().without_terminator())
+    if (!isa<ConstantOp>(op))
+      ++ops;
+  return std::max(ops, 1.0);
+}
+
+/// One comparison per element per level of a merge of each sorted row:
+/// n ceil(log2 n) comparisons a row, each running the comparator.
+static double sortFlops(SortOp op) {
+  TensorSpec spec = specOf(op.getInputs().front());
+  double n = static_cast<double>(spec.shape[op.getDimension()]);
+  double rows = n > 0 ? elementsOf(op.getInputs().front()) / n : 0;
+  double levels = n > 1 ? std::ceil(std::log2(n)) : 0;
+  return rows * n * levels * scalarBodyOps(op.getComparator());
 }
 
 /// 2 B M N K for the matrix part; labels summed inside one operand first are
@@ -199,7 +221,24 @@ cost::OpWork describeWork(Operation *op) {
         work.bytes = streamedBytes(op);
         return work;
       })
-      .Case<DynamicSliceOp, GatherOp>([&](Operation *) {
+      .Case([&](SortOp sort) {
+        work.flops = sortFlops(sort);
+        work.bytes = streamedBytes(op);
+        work.type = toNumericType(specOf(sort.getInputs().front()).type);
+        return work;
+      })
+      .Case([&](ScatterOp scatter) {
+        // In place, as XLA does: read the indices and every update, read
+        // and write the element each update lands on; the body runs once
+        // per update element.
+        double updates = elementsOf(scatter.getUpdates().front());
+        work.flops = updates * scalarBodyOps(scatter.getUpdateComputation());
+        work.bytes = bytesOf(scatter.getScatterIndices());
+        for (Value update : scatter.getUpdates())
+          work.bytes += 3 * bytesOf(update);
+        return work;
+      })
+      .Case<DynamicSliceOp, GatherOp, HloGatherOp>([&](Operation *) {
         // Reads the selected block (result-sized) and the indices, writes
         // the result; the rest of the operand is not touched.
         work.bytes = 2 * bytesOf(result);
