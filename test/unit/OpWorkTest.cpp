@@ -1,6 +1,7 @@
 //===- OpWorkTest.cpp - FLOPs and bytes of compiled ops -------------------===//
 
 #include "lib/Session.h"
+#include "runtime/exec/Executor.h"
 
 #include "gtest/gtest.h"
 
@@ -210,6 +211,34 @@ TEST(OpWork, SoftmaxNormalizesInItsReaders) {
   EXPECT_EQ(inst[2].fusedBytes, inst[2].work.bytes);
   // Returned: written.
   EXPECT_EQ(inst[3].fusedBytes, inst[3].work.bytes);
+}
+
+const char *kSliceModule = R"mlir(
+func.func @main(%a: tensor<8x4x16xf32>) -> (tensor<3x4x16xf32>, tensor<1x2x16xf32>, tensor<8x4x8xf32>) {
+  %rows = xla.slice %a, start = [2, 0, 0], limit = [5, 4, 16], strides = [1, 1, 1] : (tensor<8x4x16xf32>) -> tensor<3x4x16xf32>
+  %run = xla.slice %a, start = [6, 1, 0], limit = [7, 3, 16], strides = [1, 1, 1] : (tensor<8x4x16xf32>) -> tensor<1x2x16xf32>
+  %cols = xla.slice %a, start = [0, 0, 0], limit = [8, 4, 8], strides = [1, 1, 1] : (tensor<8x4x16xf32>) -> tensor<8x4x8xf32>
+  return %rows, %run, %cols : tensor<3x4x16xf32>, tensor<1x2x16xf32>, tensor<8x4x8xf32>
+}
+)mlir";
+
+TEST(OpWork, ContiguousSlicesAreViews) {
+  // A slice that is one run of its operand's storage shares it (tensors are
+  // immutable); any other slice copies.
+  Compiled compiled = compile(kSliceModule, "slice.mlir", 1);
+  ASSERT_NE(compiled.program, nullptr);
+  Tensor a = Tensor::allocate(ElementType::f32, {8, 4, 16});
+  for (int64_t i = 0; i < a.getNumElements(); ++i)
+    a.data<float>()[i] = static_cast<float>(i);
+  DeviceContext device;
+  llvm::Expected<TensorList> out = runOnDevice(*compiled.program, {a}, device);
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  const float *base = a.data<float>();
+  EXPECT_EQ((*out)[0].data<float>(), base + 2 * 64);
+  EXPECT_EQ((*out)[1].data<float>(), base + 6 * 64 + 16);
+  EXPECT_EQ((*out)[1].data<float>()[0], 6 * 64 + 16);
+  EXPECT_NE((*out)[2].data<float>(), base);
+  EXPECT_EQ((*out)[2].data<float>()[8], 16);
 }
 
 const char *kMathModule = R"mlir(
