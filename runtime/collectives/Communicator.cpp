@@ -140,6 +140,10 @@ llvm::Expected<Tensor> Communicator::execute(int64_t device,
       lock.lock();
       groupResults[group] = result;
       groupReady[group] = true;
+      // Nobody reads this group's inputs any more: let them go now rather
+      // than when the last device of the round departs.
+      for (int64_t member : call.groups[group])
+        arrivals[member].input = Tensor();
       changed.notify_all();
     } else {
       changed.wait(lock, [&] { return groupReady[group]; });
