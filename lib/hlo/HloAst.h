@@ -37,7 +37,7 @@ struct Shape {
 };
 
 /// `name=value` after the operands; `value` is the source text (balanced).
-struct Attribute {
+struct HloAttr {
   std::string name;
   std::string value;
   llvm::SMLoc loc;
@@ -63,12 +63,12 @@ struct Instruction {
   /// parameter: its number; constant: the literal text.
   int64_t parameterNumber = -1;
   std::string literal;
-  std::vector<Attribute> attributes;
+  std::vector<HloAttr> attributes;
   std::optional<Metadata> metadata;
   bool isRoot = false;
   llvm::SMLoc loc, opcodeLoc;
 
-  const Attribute *findAttribute(llvm::StringRef attrName) const;
+  const HloAttr *findAttribute(llvm::StringRef attrName) const;
 };
 
 struct Computation {
@@ -87,13 +87,13 @@ struct Computation {
 struct Module {
   std::string name;
   /// Header attributes (`num_partitions=8`, `entry_computation_layout=...`).
-  std::vector<Attribute> attributes;
+  std::vector<HloAttr> attributes;
   std::vector<Computation> computations;
   size_t entry = 0;
   llvm::SMLoc loc;
 
   const Computation *findComputation(llvm::StringRef compName) const;
-  const Attribute *findAttribute(llvm::StringRef attrName) const;
+  const HloAttr *findAttribute(llvm::StringRef attrName) const;
 };
 
 } // namespace xspmd::hlo

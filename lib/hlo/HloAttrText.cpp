@@ -3,6 +3,7 @@
 #include "lib/hlo/HloAttrText.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <numeric>

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/SourceMgr.h"
 
 namespace xspmd::hlo {
@@ -155,13 +156,13 @@ public:
   void setResult(const Instruction &inst, mlir::ValueRange leaves);
 
   /// Attribute readers with located errors; `required` ones report absence.
-  const Attribute *getAttr(const Instruction &inst, llvm::StringRef name,
+  const HloAttr *getAttr(const Instruction &inst, llvm::StringRef name,
                            bool required);
   mlir::FailureOr<llvm::SmallVector<int64_t>>
   getIntList(const Instruction &inst, llvm::StringRef name, bool required);
   mlir::FailureOr<int64_t> getInt(const Instruction &inst,
                                   llvm::StringRef name);
-  mlir::LogicalResult attrError(const Attribute &attr, const std::string &why);
+  mlir::LogicalResult attrError(const HloAttr &attr, const std::string &why);
 
   /// Reports `%name = ... opcode` as unsupported, with `why`.
   mlir::LogicalResult unsupported(const Instruction &inst,

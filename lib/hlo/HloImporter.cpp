@@ -101,7 +101,7 @@ LogicalResult ModuleImporter::getLeafTypes(const Shape &shape, llvm::SMLoc loc,
 
 const Computation *ModuleImporter::lookupComputation(const Instruction &inst,
                                                      StringRef attrName) {
-  const Attribute *attr = inst.findAttribute(attrName);
+  const HloAttr *attr = inst.findAttribute(attrName);
   if (!attr) {
     emitError(inst.opcodeLoc) << "HLO instruction '" << inst.opcode << "' (%"
                               << inst.name << ") needs '" << attrName << "='";
@@ -116,7 +116,7 @@ const Computation *ModuleImporter::lookupComputation(const Instruction &inst,
 
 LogicalResult ModuleImporter::getLeafShardings(
     const Instruction &inst, SmallVectorImpl<xla::ShardingAttr> &shardings) {
-  const Attribute *attr = inst.findAttribute("sharding");
+  const HloAttr *attr = inst.findAttribute("sharding");
   if (!attr)
     return success();
   std::vector<std::string> texts;
@@ -149,7 +149,7 @@ LogicalResult ModuleImporter::getLeafShardings(
 LogicalResult ModuleImporter::collectShardings() {
   for (const Computation &comp : ast.computations)
     for (const Instruction &inst : comp.instructions) {
-      const Attribute *attr = inst.findAttribute("sharding");
+      const HloAttr *attr = inst.findAttribute("sharding");
       if (!attr)
         continue;
       std::vector<std::string> texts;
@@ -164,7 +164,7 @@ LogicalResult ModuleImporter::collectShardings() {
 
 LogicalResult ModuleImporter::run() {
   auto readCount = [&](StringRef name, int64_t &value) -> LogicalResult {
-    if (const Attribute *attr = ast.findAttribute(name)) {
+    if (const HloAttr *attr = ast.findAttribute(name)) {
       std::string error;
       if (!readInt(attr->value, value, error) || value < 1)
         return emitError(attr->loc)
@@ -451,16 +451,16 @@ void ComputationImporter::setResult(const Instruction &inst,
   values[inst.name] = llvm::to_vector(leaves);
 }
 
-const Attribute *ComputationImporter::getAttr(const Instruction &inst,
+const HloAttr *ComputationImporter::getAttr(const Instruction &inst,
                                               StringRef name, bool required) {
-  const Attribute *attr = inst.findAttribute(name);
+  const HloAttr *attr = inst.findAttribute(name);
   if (!attr && required)
     emitError(inst) << "HLO instruction '" << inst.opcode << "' (%"
                     << inst.name << ") needs '" << name << "='";
   return attr;
 }
 
-LogicalResult ComputationImporter::attrError(const Attribute &attr,
+LogicalResult ComputationImporter::attrError(const HloAttr &attr,
                                              const std::string &why) {
   return emitError(attr.loc) << "attribute '" << attr.name << "': " << why;
 }
@@ -468,7 +468,7 @@ LogicalResult ComputationImporter::attrError(const Attribute &attr,
 FailureOr<SmallVector<int64_t>>
 ComputationImporter::getIntList(const Instruction &inst, StringRef name,
                                 bool required) {
-  const Attribute *attr = getAttr(inst, name, required);
+  const HloAttr *attr = getAttr(inst, name, required);
   SmallVector<int64_t> values;
   if (!attr) {
     if (required)
@@ -483,7 +483,7 @@ ComputationImporter::getIntList(const Instruction &inst, StringRef name,
 
 FailureOr<int64_t> ComputationImporter::getInt(const Instruction &inst,
                                                StringRef name) {
-  const Attribute *attr = getAttr(inst, name, /*required=*/true);
+  const HloAttr *attr = getAttr(inst, name, /*required=*/true);
   if (!attr)
     return failure();
   int64_t value;

@@ -33,8 +33,8 @@ int64_t Shape::leafOffset(int64_t index) const {
   return n;
 }
 
-const Attribute *Instruction::findAttribute(StringRef attrName) const {
-  for (const Attribute &a : attributes)
+const HloAttr *Instruction::findAttribute(StringRef attrName) const {
+  for (const HloAttr &a : attributes)
     if (a.name == attrName)
       return &a;
   return nullptr;
@@ -59,8 +59,8 @@ const Computation *Module::findComputation(StringRef compName) const {
   return nullptr;
 }
 
-const Attribute *Module::findAttribute(StringRef attrName) const {
-  for (const Attribute &a : attributes)
+const HloAttr *Module::findAttribute(StringRef attrName) const {
+  for (const HloAttr &a : attributes)
     if (a.name == attrName)
       return &a;
   return nullptr;
@@ -152,7 +152,7 @@ private:
   bool parseInstruction(Instruction &inst);
   bool parseOperands(Instruction &inst);
   bool parseComputation(Computation &comp);
-  bool parseMetadata(const Attribute &attr, Metadata &metadata);
+  bool parseMetadata(const HloAttr &attr, Metadata &metadata);
 
   std::vector<Token> tokens;
   size_t index = 0;
@@ -353,7 +353,7 @@ static std::string unquote(StringRef text) {
   return out;
 }
 
-bool Parser::parseMetadata(const Attribute &attr, Metadata &metadata) {
+bool Parser::parseMetadata(const HloAttr &attr, Metadata &metadata) {
   // `{op_type="..." op_name="..." source_file="..." source_line=12}`.
   Lexer lexer(attr.value);
   Token tok = lexer.lex();
@@ -416,7 +416,7 @@ bool Parser::parseInstruction(Instruction &inst) {
     return false;
   while (peek().is(Token::comma)) {
     consume();
-    Attribute attr;
+    HloAttr attr;
     attr.loc = peek().getLoc();
     if (!peek().is(Token::word))
       return fail("expected an attribute name, found " + describe(peek()));
@@ -489,7 +489,7 @@ bool Parser::parseModule(Module &module) {
     return false;
   while (peek().is(Token::comma)) {
     consume();
-    Attribute attr;
+    HloAttr attr;
     attr.loc = peek().getLoc();
     if (!peek().is(Token::word))
       return fail("expected a module attribute name, found " + describe(peek()));

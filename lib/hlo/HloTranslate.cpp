@@ -24,6 +24,8 @@ void xspmd::hlo::registerHloTranslations() {
       "import-hlo", "HLO text (HloModule) to the xla dialect",
       [](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
          MLIRContext *ctx) -> OwningOpRef<Operation *> {
+        // Errors point into the HLO text; a dump of the op adds noise.
+        ctx->printOpOnDiagnostic(false);
         OwningOpRef<ModuleOp> module = importHloModule(*sourceMgr, ctx);
         if (!module)
           return nullptr;

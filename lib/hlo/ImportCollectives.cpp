@@ -22,7 +22,7 @@ LogicalResult getGroups(ComputationImporter &ci, const Instruction &inst,
                         SmallVectorImpl<NamedAttribute> &attrs,
                         int64_t &groupSize) {
   groupSize = ci.getModule().getMeshes().getNumDevices();
-  const Attribute *attr = inst.findAttribute("replica_groups");
+  const HloAttr *attr = inst.findAttribute("replica_groups");
   if (!attr)
     return success();
   std::vector<SmallVector<int64_t>> groups;
@@ -170,7 +170,7 @@ LogicalResult importAllToAll(ComputationImporter &ci,
 LogicalResult importCollectivePermute(ComputationImporter &ci,
                                       const Instruction &inst) {
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  const Attribute *pairsAttr =
+  const HloAttr *pairsAttr =
       ci.getAttr(inst, "source_target_pairs", /*required=*/true);
   if (failed(type) || !pairsAttr || failed(ci.expectOperands(inst, 1)))
     return failure();
@@ -225,14 +225,14 @@ LogicalResult importReplicaId(ComputationImporter &ci,
 
 LogicalResult importCustomCall(ComputationImporter &ci,
                                const Instruction &inst) {
-  const Attribute *target =
+  const HloAttr *target =
       ci.getAttr(inst, "custom_call_target", /*required=*/true);
   if (!target)
     return failure();
   std::string name = readString(target->value);
   auto shardingOf = [&](const Instruction &of, int64_t rank)
       -> FailureOr<xla::ShardingAttr> {
-    const Attribute *attr = of.findAttribute("sharding");
+    const HloAttr *attr = of.findAttribute("sharding");
     if (!attr)
       return ci.emitError(of.opcodeLoc)
              << "custom-call '" << name << "' needs a sharding on '%"
@@ -244,7 +244,7 @@ LogicalResult importCustomCall(ComputationImporter &ci,
     if (failed(ci.expectOperands(inst, 1)))
       return failure();
     FailureOr<Value> input = ci.getOperand(inst, 0);
-    const Attribute *attr = ci.getAttr(inst, "sharding", /*required=*/true);
+    const HloAttr *attr = ci.getAttr(inst, "sharding", /*required=*/true);
     if (failed(input) || !attr)
       return failure();
     // Inside a manual region the value is per-device: nothing to mark.

@@ -32,11 +32,11 @@ LogicalResult importWhile(ComputationImporter &ci, const Instruction &inst) {
   OperationState state(ci.getLoc(inst), xla::WhileOp::getOperationName());
   state.addOperands(inits);
   state.addTypes(types);
-  Region *condRegion = state.addRegion();
-  Region *bodyRegion = state.addRegion();
+  state.addRegion();
+  state.addRegion();
   Operation *op = ci.getBuilder().create(state);
-  if (failed(ci.importRegion(*cond, *condRegion)) ||
-      failed(ci.importRegion(*body, *bodyRegion)))
+  if (failed(ci.importRegion(*cond, op->getRegion(0))) ||
+      failed(ci.importRegion(*body, op->getRegion(1))))
     return failure();
   ci.setResult(inst, op->getResults());
   return success();
@@ -46,7 +46,7 @@ LogicalResult importConditional(ComputationImporter &ci,
                                 const Instruction &inst) {
   ModuleImporter &m = ci.getModule();
   std::vector<const Computation *> branches;
-  if (const Attribute *list = inst.findAttribute("branch_computations")) {
+  if (const HloAttr *list = inst.findAttribute("branch_computations")) {
     std::vector<std::string> names;
     std::string error;
     if (!readComputationList(list->value, names, error))
@@ -77,9 +77,8 @@ LogicalResult importConditional(ComputationImporter &ci,
   OperationState state(ci.getLoc(inst), xla::CaseOp::getOperationName());
   state.addOperands(*index);
   state.addTypes(types);
-  SmallVector<Region *> regions;
   for (size_t i = 0; i < branches.size(); ++i)
-    regions.push_back(state.addRegion());
+    state.addRegion();
   Operation *op = ci.getBuilder().create(state);
   for (auto [i, branch] : llvm::enumerate(branches)) {
     SmallVector<SmallVector<Value>> bound{

@@ -64,7 +64,7 @@ LogicalResult importConvolution(ComputationImporter &ci,
                                 const Instruction &inst) {
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
   SmallVector<Value> operands;
-  const Attribute *labelsAttr = ci.getAttr(inst, "dim_labels", true);
+  const HloAttr *labelsAttr = ci.getAttr(inst, "dim_labels", true);
   if (failed(type) || !labelsAttr || failed(ci.expectOperands(inst, 2)) ||
       failed(ci.getOperands(inst, operands)))
     return failure();
@@ -74,7 +74,7 @@ LogicalResult importConvolution(ComputationImporter &ci,
     return ci.attrError(*labelsAttr, error);
   int64_t spatial = labels.lhsSpatial.size();
   Window window;
-  if (const Attribute *w = inst.findAttribute("window")) {
+  if (const HloAttr *w = inst.findAttribute("window")) {
     if (!readWindow(w->value, window, error))
       return ci.attrError(*w, error);
     if (window.reversed)

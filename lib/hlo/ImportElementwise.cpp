@@ -43,7 +43,7 @@ LogicalResult importCompare(ComputationImporter &ci, const Instruction &inst) {
   if (failed(ci.expectOperands(inst, 2)) || failed(ci.getOperands(inst, operands)) ||
       failed(type))
     return failure();
-  const Attribute *attr = ci.getAttr(inst, "direction", /*required=*/true);
+  const HloAttr *attr = ci.getAttr(inst, "direction", /*required=*/true);
   if (!attr)
     return failure();
   std::optional<xla::CompareDirection> direction =
@@ -58,7 +58,7 @@ LogicalResult importCompare(ComputationImporter &ci, const Instruction &inst) {
   if (!direction)
     return ci.attrError(*attr, "unknown direction '" + attr->value +
                                    "' (expected EQ, NE, LT, LE, GT or GE)");
-  if (const Attribute *cmpType = inst.findAttribute("type"))
+  if (const HloAttr *cmpType = inst.findAttribute("type"))
     if (cmpType->value == "UNSIGNED")
       return ci.unsupported(inst, "unsigned comparisons (integers are "
                                   "signless in the xla dialect)");

@@ -30,7 +30,7 @@ copyLists(ComputationImporter &ci, const Instruction &inst,
 /// `name=true` becomes a unit attribute.
 LogicalResult copyFlag(ComputationImporter &ci, const Instruction &inst,
                        StringRef name, SmallVectorImpl<NamedAttribute> &attrs) {
-  const Attribute *attr = inst.findAttribute(name);
+  const HloAttr *attr = inst.findAttribute(name);
   if (!attr)
     return success();
   bool value;
@@ -109,9 +109,9 @@ LogicalResult importScatter(ComputationImporter &ci, const Instruction &inst) {
   state.addOperands(operands);
   state.addTypes(types);
   state.addAttributes(attrs);
-  Region *region = state.addRegion();
+  state.addRegion();
   Operation *op = b.create(state);
-  if (failed(ci.importRegion(*body, *region)))
+  if (failed(ci.importRegion(*body, op->getRegion(0))))
     return failure();
   ci.setResult(inst, op->getResults());
   return success();
@@ -138,9 +138,9 @@ LogicalResult importSort(ComputationImporter &ci, const Instruction &inst) {
   state.addOperands(operands);
   state.addTypes(types);
   state.addAttributes(attrs);
-  Region *region = state.addRegion();
+  state.addRegion();
   Operation *op = ci.getBuilder().create(state);
-  if (failed(ci.importRegion(*body, *region)))
+  if (failed(ci.importRegion(*body, op->getRegion(0))))
     return failure();
   ci.setResult(inst, op->getResults());
   return success();

@@ -141,7 +141,7 @@ LogicalResult importReshape(ComputationImporter &ci, const Instruction &inst) {
 
 LogicalResult importSlice(ComputationImporter &ci, const Instruction &inst) {
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  const Attribute *attr = ci.getAttr(inst, "slice", /*required=*/true);
+  const HloAttr *attr = ci.getAttr(inst, "slice", /*required=*/true);
   if (failed(type) || !attr || failed(ci.expectOperands(inst, 1)))
     return failure();
   FailureOr<Value> input = ci.getOperand(inst, 0);
@@ -214,7 +214,7 @@ LogicalResult importConcatenate(ComputationImporter &ci,
 
 LogicalResult importPad(ComputationImporter &ci, const Instruction &inst) {
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  const Attribute *attr = ci.getAttr(inst, "padding", /*required=*/true);
+  const HloAttr *attr = ci.getAttr(inst, "padding", /*required=*/true);
   if (failed(type) || !attr || failed(ci.expectOperands(inst, 2)))
     return failure();
   FailureOr<Value> input = ci.getOperand(inst, 0);

@@ -7,10 +7,11 @@
 
 #include "lib/hlo/HloTranslate.h"
 
+#include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 
 int main(int argc, char **argv) {
   xspmd::hlo::registerHloTranslations();
-  return mlir::asMainReturnCode(
+  return mlir::failed(
       mlir::mlirTranslateMain(argc, argv, "xspmd translation tool\n"));
 }
