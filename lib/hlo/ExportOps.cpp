@@ -734,9 +734,14 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         FailureOr<std::string> text = m.shardingText(o.getSharding(), op);
         if (failed(text))
           return failure();
-        std::string marked = ce.emit(
-            "custom-call", o.getInput().getType(), "custom-call", operands,
-            "custom_call_target=\"Sharding\", sharding=" + *text);
+        // HLO reads the global layout from the operand's Sharding
+        // custom-call: reuse a mark_sharding that already says it.
+        std::string marked = operands[0];
+        auto mark = o.getInput().getDefiningOp<xla::MarkShardingOp>();
+        if (!mark || mark.getSharding() != o.getSharding())
+          marked = ce.emit(
+              "custom-call", o.getInput().getType(), "custom-call", operands,
+              "custom_call_target=\"Sharding\", sharding=" + *text);
         return bindOne(ce.emit(
             "custom-call", o.getType(), "custom-call", {marked},
             "custom_call_target=\"SPMDFullToShardShape\", sharding={manual}"));

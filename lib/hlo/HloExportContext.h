@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <string>
@@ -60,6 +61,7 @@ private:
   int64_t numDevices = 1;
   int64_t channel = 1;
   llvm::StringMap<int64_t> nameCounts;
+  llvm::StringSet<> usedNames;
   std::vector<std::string> computations;
   std::map<std::pair<std::string, std::string>, std::string> reducers;
   llvm::DenseMap<mlir::Operation *, std::string> functions;

@@ -10,6 +10,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace xspmd;
@@ -64,10 +65,14 @@ std::string xspmd::hlo::hloTupleShape(TypeRange types) {
 std::string ModuleExporter::uniqueName(StringRef base) {
   std::string clean = base.str();
   for (char &c : clean)
-    if (!isalnum(c) && c != '_' && c != '-')
+    if (!isalnum(c) && c != '_' && c != '-' && c != '.')
       c = '_';
-  int64_t n = nameCounts[clean]++;
-  return clean + "." + std::to_string(n);
+  // The name itself the first time (function names survive a round
+  // trip), then name.N.
+  std::string candidate = clean;
+  while (!usedNames.insert(candidate).second)
+    candidate = clean + "." + std::to_string(nameCounts[clean]++);
+  return candidate;
 }
 
 xla::MeshAttr ModuleExporter::lookupMesh(FlatSymbolRefAttr ref) {
@@ -267,7 +272,10 @@ std::string xspmd::hlo::formatScalar(double value, Type element) {
     return "nan";
   if (std::isinf(value))
     return value < 0 ? "-inf" : "inf";
-  return llvm::formatv(element.isF64() ? "{0:g17}" : "{0:g9}", value).str();
+  // Enough digits to read the same value back.
+  char buffer[32];
+  snprintf(buffer, sizeof(buffer), element.isF64() ? "%.17g" : "%.9g", value);
+  return buffer;
 }
 
 std::string ComputationExporter::emitConstant(Type type, StringRef literal) {

@@ -102,8 +102,9 @@ private:
 /// point, with its parameters bound to given values.
 class ComputationImporter {
 public:
-  ComputationImporter(ModuleImporter &module, mlir::OpBuilder &builder)
-      : module(module), builder(builder) {}
+  ComputationImporter(ModuleImporter &module, mlir::OpBuilder &builder,
+                      bool isEntry = false)
+      : module(module), builder(builder), isEntry(isEntry) {}
 
   /// Imports `comp`; parameter i is bound to `params[i]` (its leaves).
   /// On success `results` holds the ROOT's leaves.
@@ -199,6 +200,7 @@ private:
 
   ModuleImporter &module;
   mlir::OpBuilder &builder;
+  bool isEntry;
   const Computation *computation = nullptr;
   llvm::ArrayRef<llvm::SmallVector<mlir::Value>> params;
   llvm::StringMap<llvm::SmallVector<mlir::Value>> values;

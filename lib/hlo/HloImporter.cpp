@@ -238,8 +238,10 @@ FailureOr<func::FuncOp> ModuleImporter::importFunction(const Computation &comp,
   Block *block = func.addEntryBlock();
   SmallVector<SmallVector<Value>> paramValues;
   int64_t next = 0;
-  for (int64_t n : argCounts) {
+  for (auto [p, n] : llvm::zip(params, argCounts)) {
     paramValues.emplace_back(block->getArguments().slice(next, n));
+    for (Value arg : paramValues.back())
+      cast<BlockArgument>(arg).setLoc(getOpLoc(*p));
     next += n;
   }
   // Arguments and results take the shardings of the parameters and ROOT.
@@ -264,7 +266,7 @@ FailureOr<func::FuncOp> ModuleImporter::importFunction(const Computation &comp,
     setResultAttrs(func, xla::kShardingAttrName, resultShardings);
   }
   builder.setInsertionPointToStart(block);
-  ComputationImporter importer(*this, builder);
+  ComputationImporter importer(*this, builder, isEntry);
   SmallVector<Value> results;
   if (failed(importer.importBody(comp, paramValues, results)))
     return failure();
@@ -369,8 +371,12 @@ LogicalResult ComputationImporter::importInstruction(const Instruction &inst) {
 }
 
 LogicalResult ComputationImporter::applySharding(const Instruction &inst) {
-  // Custom-calls handle their own (Sharding is a mark_sharding).
-  if (inst.opcode == "custom-call" || !inst.findAttribute("sharding"))
+  // Custom-calls handle their own (Sharding is a mark_sharding); a tuple
+  // only regroups values; the entry's ROOT sharding is the function's
+  // result sharding.
+  if (inst.opcode == "custom-call" || inst.opcode == "tuple" ||
+      !inst.findAttribute("sharding") ||
+      (isEntry && &inst == &computation->getRoot()))
     return success();
   SmallVector<xla::ShardingAttr> shardings;
   if (failed(module.getLeafShardings(inst, shardings)))

@@ -104,7 +104,9 @@ LogicalResult MeshInference::finalize(std::optional<int64_t> declaredDevices,
   }
 
   if (numDevices == 1) {
-    meshes.push_back({"mesh", toMesh(ctx, {{1}, {0}})});
+    // A mesh only when something names one.
+    if (!seen.empty())
+      meshes.push_back({"mesh", toMesh(ctx, {{1}, {0}})});
     return success();
   }
 
