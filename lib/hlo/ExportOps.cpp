@@ -789,13 +789,47 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         return bindOne(r);
       })
       .Case([&](xla::AllToAllOp o) -> LogicalResult {
-        if (o.getSplitDim() != o.getConcatDim())
-          return unsupported("HLO's array all-to-all splits and concatenates "
-                             "along one dimension");
-        return bindOne(ce.emit("all-to-all", o.getType(), "all-to-all",
-                               operands,
-                               collectiveAttrs(ce, op) + ", dimensions={" +
-                                   std::to_string(o.getSplitDim()) + "}"));
+        int64_t split = o.getSplitDim(), concat = o.getConcatDim();
+        if (split == concat)
+          return bindOne(ce.emit("all-to-all", o.getType(), "all-to-all",
+                                 operands,
+                                 collectiveAttrs(ce, op) + ", dimensions={" +
+                                     std::to_string(split) + "}"));
+        // HLO's array all-to-all splits and concatenates one dimension: the
+        // blocks go to a new major dimension, which is exchanged and then
+        // merged into the concat dimension (as XLA's partitioner does).
+        auto in = tensorOf(o.getInput());
+        int64_t groups = o.getSplitCount(), rank = in.getRank();
+        SmallVector<int64_t> dims(in.getShape());
+        dims[split] /= groups;
+        SmallVector<int64_t> reshaped(dims), moved{groups};
+        reshaped.insert(reshaped.begin() + split, groups);
+        llvm::append_range(moved, dims);
+        SmallVector<int64_t> toFront{split};
+        for (int64_t d = 0; d <= rank; ++d)
+          if (d != split)
+            toFront.push_back(d);
+        Type element = in.getElementType();
+        std::string x = ce.emit("reshape", RankedTensorType::get(reshaped, element),
+                                "reshape", operands);
+        auto movedType = RankedTensorType::get(moved, element);
+        if (split != 0)
+          x = ce.emit("transpose", movedType, "transpose", {x},
+                      "dimensions=" + hloIntList(toFront));
+        x = ce.emit("all-to-all", movedType, "all-to-all", {x},
+                    collectiveAttrs(ce, op) + ", dimensions={0}");
+        SmallVector<int64_t> toConcat, merged;
+        for (int64_t d = 1; d <= concat; ++d)
+          toConcat.push_back(d);
+        toConcat.push_back(0);
+        for (int64_t d = concat + 1; d <= rank; ++d)
+          toConcat.push_back(d);
+        for (int64_t p : toConcat)
+          merged.push_back(moved[p]);
+        if (concat != 0)
+          x = ce.emit("transpose", RankedTensorType::get(merged, element),
+                      "transpose", {x}, "dimensions=" + hloIntList(toConcat));
+        return bindOne(ce.emit("reshape", o.getType(), "reshape", {x}));
       })
       .Case([&](xla::CollectivePermuteOp o) {
         // Pairs are positions within each group; HLO wants device ids.

@@ -160,9 +160,13 @@ LogicalResult ModuleExporter::run(StringRef function, raw_ostream &os) {
              << candidates.size() << " public functions";
   }
   ComputationExporter ce(*this, uniqueName(entry.getSymName()));
+  // A partitioned function has per-device shapes: its shardings describe
+  // the global values, which HLO's partitioned modules do not annotate.
+  bool partitioned = entry->hasAttr(xla::kPartitionedAttrName);
   for (BlockArgument arg : entry.getArguments()) {
     std::string p = ce.addParameter(arg.getType(), "Arg");
-    if (auto s = entry.getArgAttrOfType<xla::ShardingAttr>(
+    if (auto s = partitioned ? xla::ShardingAttr()
+                             : entry.getArgAttrOfType<xla::ShardingAttr>(
             arg.getArgNumber(), xla::kShardingAttrName)) {
       FailureOr<std::string> text = shardingText(s, entry);
       if (failed(text))
@@ -183,8 +187,9 @@ LogicalResult ModuleExporter::run(StringRef function, raw_ostream &os) {
   bool anySharded = false;
   SmallVector<std::string> texts;
   for (unsigned i = 0, e = entry.getNumResults(); i < e; ++i) {
-    auto s = entry.getResultAttrOfType<xla::ShardingAttr>(
-        i, xla::kShardingAttrName);
+    auto s = partitioned ? xla::ShardingAttr()
+                         : entry.getResultAttrOfType<xla::ShardingAttr>(
+                               i, xla::kShardingAttrName);
     if (!s) {
       texts.push_back("{replicated}");
       continue;
