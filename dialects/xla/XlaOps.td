@@ -619,6 +619,7 @@ include "dialects/xla/XlaCollectiveOps.td"
 include "dialects/xla/XlaMathOps.td"
 include "dialects/xla/XlaControlFlowOps.td"
 include "dialects/xla/XlaIndexingOps.td"
+include "dialects/xla/XlaReductionOps.td"
 include "dialects/xla/XlaManualOps.td"
 
 #endif // XSPMD_DIALECTS_XLA_XLAOPS_TD

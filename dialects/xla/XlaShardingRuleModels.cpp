@@ -9,6 +9,7 @@
 #include "dialects/xla/XlaCombiner.h"
 #include "dialects/xla/XlaContraction.h"
 #include "dialects/xla/XlaOps.h"
+#include "dialects/xla/XlaReductionOps.h"
 #include "dialects/xla/XlaShardingRule.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -380,6 +381,77 @@ OpShardingRule rule(ReduceOp op) {
   return b.build();
 }
 
+/// The N inputs share every dimension (inits have none); kept dimensions
+/// pass through to the N results. A recognised reduction (one input, a
+/// sum/mul/max/min/and/or body, an identity init) has reduction factors of
+/// its kind, as xla.reduce; any other body has need-replication reduced
+/// dimensions: the partitioner may still reduce per shard and combine the
+/// shards' results (docs/partitioning.md).
+OpShardingRule rule(ReduceRegionOp op) {
+  OpShardingRuleBuilder b(op);
+  std::optional<ReductionKind> kind = op.getRecognizedReduction();
+  if (kind)
+    b.setReductionKind(*kind);
+  int64_t n = op.getInputs().size();
+  ArrayRef<int64_t> in = shapeOf(op.getInputs().front());
+  SmallVector<bool> reduced(in.size(), false);
+  for (int64_t d : op.getDims())
+    reduced[d] = true;
+  int64_t resultDim = 0;
+  for (auto [d, size] : llvm::enumerate(in)) {
+    SmallVector<int64_t> operandDims(2 * n, -1);
+    std::fill_n(operandDims.begin(), n, static_cast<int64_t>(d));
+    if (reduced[d])
+      b.addFactor(operandDims, SmallVector<int64_t>(n, -1), size,
+                  kind ? Kind::reduction : Kind::needReplication);
+    else
+      b.addFactor(operandDims, SmallVector<int64_t>(n, resultDim++), size);
+  }
+  return b.build();
+}
+
+/// A dimension the window leaves alone (size 1, stride 1, no padding or
+/// dilation) passes through from the inputs to the results; a windowed one
+/// is a permutation factor (halo exchange).
+OpShardingRule rule(ReduceWindowOp op) {
+  OpShardingRuleBuilder b(op);
+  int64_t n = op.getInputs().size();
+  ArrayRef<int64_t> out = shapeOf(op.getResults().front());
+  for (auto [d, size] : llvm::enumerate(out)) {
+    int64_t dim = d;
+    SmallVector<int64_t> operandDims(2 * n, -1);
+    std::fill_n(operandDims.begin(), n, dim);
+    SmallVector<int64_t> resultDims(n, dim);
+    bool windowed =
+        op.getWindowDimensions()[d] != 1 || op.getWindowStrides()[d] != 1 ||
+        op.getBaseDilations()[d] != 1 || op.getPadding()[2 * d] != 0 ||
+        op.getPadding()[2 * d + 1] != 0;
+    if (windowed)
+      b.addWindowedFactor(operandDims, resultDims, size);
+    else
+      b.addFactor(operandDims, resultDims, size);
+  }
+  return b.build();
+}
+
+/// The operand, the source and the result share each dimension: untouched
+/// dimensions pass through, windowed ones are permutation factors (the
+/// partitioner keeps them split only where windows stay inside shards).
+OpShardingRule rule(SelectAndScatterOp op) {
+  OpShardingRuleBuilder b(op);
+  for (auto [d, size] : llvm::enumerate(op.getType().getShape())) {
+    int64_t dim = d;
+    bool windowed =
+        op.getWindowDimensions()[d] != 1 || op.getWindowStrides()[d] != 1 ||
+        op.getPadding()[2 * d] != 0 || op.getPadding()[2 * d + 1] != 0;
+    if (windowed)
+      b.addWindowedFactor({dim, dim, -1}, {dim}, size);
+    else
+      b.addFactor({dim, dim, -1}, {dim}, size);
+  }
+  return b.build();
+}
+
 /// Softmax normalises along `dim`, which must be replicated.
 OpShardingRule rule(SoftmaxOp op) {
   OpShardingRuleBuilder b(op);
@@ -561,7 +633,8 @@ void registerShardingRuleModels(MLIRContext *ctx) {
   attach<ContractionModel, DotGeneralOp, MatmulOp, EinsumOp>(ctx);
   attach<OwnModel, RngOp, BroadcastInDimOp, ReshapeOp, TransposeOp, SliceOp,
          DynamicSliceOp, DynamicUpdateSliceOp, ConcatenateOp, PadOp, GatherOp,
-         ReverseOp, ReduceOp, SoftmaxOp, ConvolutionOp, AllReduceOp,
+         ReverseOp, ReduceOp, ReduceRegionOp, ReduceWindowOp,
+         SelectAndScatterOp, SoftmaxOp, ConvolutionOp, AllReduceOp,
          AllGatherOp, ReduceScatterOp, AllToAllOp, CollectivePermuteOp,
          AllSliceOp, DispatchOp, TraceOp, YieldOp, WhileOp, CaseOp,
          ManualComputationOp, FullToShardOp, ShardToFullOp, HloGatherOp,

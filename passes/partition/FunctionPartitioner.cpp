@@ -10,8 +10,10 @@
 #include "passes/partition/Indexing.h"
 #include "passes/partition/LocalBuilder.h"
 #include "passes/partition/ManualComputation.h"
+#include "passes/partition/ReduceRegion.h"
 #include "passes/partition/ReshardBuilder.h"
 #include "passes/partition/Reverse.h"
+#include "passes/partition/WindowedOps.h"
 
 #include "dialects/xla/XlaShardingRule.h"
 #include "dialects/xla/XlaShardingRuleCache.h"
@@ -102,44 +104,6 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// The input window a device needs along `dim` of a windowed op whose
-/// result block there has `block` elements; nothing when the op cannot
-/// window that dimension (interior padding, input dilation).
-std::optional<Window> windowOf(Operation *op, int64_t dim, int64_t block) {
-  if (auto slice = dyn_cast<SliceOp>(op)) {
-    int64_t stride = slice.getStrides()[dim];
-    return Window{block * stride, slice.getStart()[dim],
-                  (block - 1) * stride + 1};
-  }
-  if (auto pad = dyn_cast<PadOp>(op)) {
-    if (pad.getInterior()[dim] != 0)
-      return std::nullopt;
-    return Window{block, -pad.getLow()[dim], block};
-  }
-  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
-    int64_t s = dim - 1; // spatial index
-    if (conv.getLhsDilation()[s] != 1)
-      return std::nullopt;
-    int64_t stride = conv.getStrides()[s];
-    int64_t kernel = shapeOf(conv.getKernel())[s];
-    return Window{block * stride, -conv.getPadding()[2 * s],
-                  (block - 1) * stride +
-                      (kernel - 1) * conv.getRhsDilation()[s] + 1};
-  }
-  return std::nullopt;
-}
-
-/// The value windowed inputs are filled with outside the tensor.
-TypedAttr windowFill(Builder &b, Operation *op, Type elem) {
-  if (auto pad = dyn_cast<PadOp>(op)) {
-    double value = pad.getValue().convertToDouble();
-    return isa<FloatType>(elem)
-               ? TypedAttr(b.getFloatAttr(elem, value))
-               : TypedAttr(b.getIntegerAttr(elem, static_cast<int64_t>(value)));
-  }
-  return cast<TypedAttr>(b.getZeroAttr(elem));
-}
-
 class Partitioner : public RegionPartitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
@@ -177,7 +141,26 @@ private:
   double reshardCost(Value global, const ShardLayout &from,
                      const ShardLayout &to);
   LogicalResult partitionOp(Operation *op);
-  LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule);
+  /// An assignment of an op's factors and what its reshards cost.
+  struct RuleChoice {
+    FactorAssignment assignment;
+    /// Dimensions of the windowed operands that get a halo exchange.
+    SmallVector<std::pair<int64_t, Window>> windows;
+    double cost = std::numeric_limits<double>::infinity();
+  };
+  /// The cheapest assignment of `rule`'s factors for `op`.
+  RuleChoice chooseAssignment(Operation *op, const OpShardingRule &rule);
+  LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule) {
+    return buildRuleOp(op, rule, chooseAssignment(op, rule));
+  }
+  /// Builds the local op of `choice`, resharding operands to it.
+  LogicalResult buildRuleOp(Operation *op, const OpShardingRule &rule,
+                            const RuleChoice &choice);
+  /// A reduce_region whose body is not a recognised reduction: reduced
+  /// dimensions are gathered, or reduced per shard and the shards' results
+  /// gathered and reduced again, whichever moves fewer bytes.
+  LogicalResult partitionGeneralReduce(ReduceRegionOp op,
+                                       const OpShardingRule &rule);
   Operation *buildLocalOp(Operation *op, ArrayRef<Value> operands,
                           const FactorAssignment &assignment,
                           const OpShardingRule &rule,
@@ -370,11 +353,14 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   const OpShardingRule *rule = rules.lookup(op);
   if (!rule)
     return op->emitOpError("has no sharding rule; cannot partition it");
+  if (auto reduce = dyn_cast<ReduceRegionOp>(op);
+      reduce && !reduce.getRecognizedReduction())
+    return partitionGeneralReduce(reduce, *rule);
   return partitionRuleOp(op, *rule);
 }
 
-LogicalResult Partitioner::partitionRuleOp(Operation *op,
-                                           const OpShardingRule &rule) {
+Partitioner::RuleChoice
+Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
   SmallVector<ShardLayout> current;
   SmallVector<ArrayRef<int64_t>> operandShapes;
   for (Value operand : op->getOperands()) {
@@ -413,7 +399,7 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     bool shardPermutations;
   };
   SmallVector<bool, 2> permutationChoices{
-      isa<SliceOp, PadOp, ConvolutionOp, ReverseOp>(op)};
+      isWindowedOp(op) || isa<ReverseOp>(op)};
   if (isa<ReverseOp>(op))
     permutationChoices.push_back(false);
   SmallVector<Candidate> candidates;
@@ -426,9 +412,7 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
         candidates.push_back({order, splitReductions, shardPermutations});
     }
   }
-  FactorAssignment assignment;
-  SmallVector<std::pair<int64_t, Window>> windows;
-  double bestCost = std::numeric_limits<double>::infinity();
+  RuleChoice best;
   for (const auto &[order, splitReductions, shardPermutations] : candidates) {
     AssignmentOptions options;
     options.operandsSplitReductions = splitReductions;
@@ -459,17 +443,26 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     if (auto reverse = dyn_cast<ReverseOp>(op))
       cost += mirrorExchangeCost(reverse, candidate.operands[0], mesh,
                                  planner.getCosts());
-    if (cost < bestCost) {
-      bestCost = cost;
-      assignment = std::move(candidate);
-      windows = std::move(candidateWindows);
+    if (cost < best.cost) {
+      best.cost = cost;
+      best.assignment = std::move(candidate);
+      best.windows = std::move(candidateWindows);
     }
     // Costs are never negative and ties keep the earlier candidate, so no
     // later one can replace a free assignment (most ops need no reshard).
-    if (bestCost == 0)
+    if (best.cost == 0)
       break;
   }
+  return best;
+}
 
+LogicalResult Partitioner::buildRuleOp(Operation *op,
+                                       const OpShardingRule &rule,
+                                       const RuleChoice &choice) {
+  const FactorAssignment &assignment = choice.assignment;
+  SmallVector<ArrayRef<int64_t>> operandShapes;
+  for (Value operand : op->getOperands())
+    operandShapes.push_back(shapeOf(operand));
   SmallVector<Value> operands;
   for (auto [i, operand] : llvm::enumerate(op->getOperands()))
     operands.push_back(getAs(operand, assignment.operands[i], op->getLoc()));
@@ -494,11 +487,12 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   }
 
   SmallVector<int64_t> windowDims;
-  for (auto [dim, window] : windows) {
-    Type elem = cast<RankedTensorType>(operands[0].getType()).getElementType();
-    operands[0] = buildWindow(
-        local, op->getLoc(), operands[0], assignment.operands[0], mesh, dim,
-        operandShapes[0][dim], window, windowFill(builder, op, elem));
+  for (auto [dim, window] : choice.windows) {
+    for (unsigned i : windowedOperands(op))
+      operands[i] =
+          buildWindow(local, op->getLoc(), operands[i], assignment.operands[i],
+                      mesh, dim, operandShapes[i][dim], window,
+                      windowFill(builder, op, i));
     windowDims.push_back(dim);
   }
 
@@ -540,6 +534,40 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
   return success();
 }
 
+LogicalResult Partitioner::partitionGeneralReduce(ReduceRegionOp op,
+                                                  const OpShardingRule &rule) {
+  RuleChoice gathered = chooseAssignment(op, rule);
+  RuleChoice split = chooseAssignment(op, splitReducedDims(op, rule));
+  const FactorAssignment &assignment = split.assignment;
+  if (assignment.results.front().partialAxes.empty())
+    return buildRuleOp(op, rule, gathered);
+  // The two-stage plan's cost: its operands' reshards, the gather of the
+  // partial results, and the combined results' reshards to their targets.
+  double cost = partialGatherCost(op, assignment.results, planner);
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    cost +=
+        reshardCost(operand, placed.at(operand).layout, assignment.operands[i]);
+  SmallVector<ShardLayout> combined;
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    ShardLayout layout = assignment.results[i];
+    layout.partialAxes.clear();
+    cost +=
+        reshardCost(result, layout,
+                    layoutOf(getResultShardingAttr(op, i), shapeOf(result)));
+    combined.push_back(std::move(layout));
+  }
+  if (cost >= gathered.cost)
+    return buildRuleOp(op, rule, gathered);
+  SmallVector<Value> operands;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+    operands.push_back(getAs(operand, assignment.operands[i], op.getLoc()));
+  SmallVector<Value> results =
+      buildTwoStageReduce(local, op, operands, assignment, mesh, meshName);
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    placed[result] = {results[i], combined[i]};
+  return success();
+}
+
 void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
                                     const FactorAssignment &assignment,
                                     SmallVectorImpl<int64_t> &blocked) {
@@ -565,25 +593,18 @@ Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
                           const FactorAssignment &assignment,
                           SmallVectorImpl<int64_t> &blocked) {
   SmallVector<std::pair<int64_t, Window>> windows;
-  if (!isa<SliceOp, PadOp, ConvolutionOp>(op))
+  if (!isWindowedOp(op))
     return windows;
-  SmallVector<int64_t> inBlock = assignment.operands[0].localShape(mesh);
-  SmallVector<int64_t> outBlock = assignment.results[0].localShape(mesh);
   for (auto [d, factors] : llvm::enumerate(rule.operands[0])) {
     if (factors.size() != 1 ||
         rule.factorKinds[factors[0]] != FactorKind::permutation ||
         assignment.factorAxes[factors[0]].empty())
       continue;
-    std::optional<Window> window = windowOf(op, d, outBlock[d]);
-    std::optional<HaloSizes> halo;
-    if (window)
-      halo = haloSizes(*window, assignment.operands[0].numShards(mesh, d),
-                       inBlock[d]);
-    if (!halo) {
+    SplitWindow split = planSplitWindow(op, d, assignment, mesh);
+    if (split.kind == SplitWindow::gather)
       blocked.push_back(factors[0]);
-      continue;
-    }
-    windows.push_back({static_cast<int64_t>(d), *window});
+    else if (split.kind == SplitWindow::halo)
+      windows.push_back({static_cast<int64_t>(d), split.window});
   }
   return windows;
 }
@@ -662,14 +683,7 @@ Operation *Partitioner::buildLocalOp(Operation *op, ArrayRef<Value> operands,
     region.cloneInto(state.addRegion(), mapping);
   }
   Operation *clone = builder.create(state);
-  if (auto conv = dyn_cast<ConvolutionOp>(clone);
-      conv && !windowedDims.empty()) {
-    // The window already holds the padding of windowed dimensions.
-    SmallVector<int64_t> padding(conv.getPadding());
-    for (int64_t d : windowedDims)
-      padding[2 * (d - 1)] = padding[2 * (d - 1) + 1] = 0;
-    conv.setPadding(padding);
-  }
+  clearWindowedPadding(clone, windowedDims);
   if (auto conv = dyn_cast<ConvolutionOp>(clone);
       conv && conv.getFeatureGroups() > 1) {
     // The group factor is the major factor of the result's feature

@@ -48,10 +48,10 @@ Value LocalBuilder::blockOffset(Location loc, const ShardLayout &layout,
                        scalarI32(loc, blockSize));
 }
 
-Value LocalBuilder::maskPadding(Location loc, Value local,
-                                const ShardLayout &layout,
-                                ArrayRef<int64_t> globalShape,
-                                ArrayRef<int64_t> dims, TypedAttr fill) {
+Value LocalBuilder::maskPaddingWith(
+    Location loc, Value local, const ShardLayout &layout,
+    ArrayRef<int64_t> globalShape, ArrayRef<int64_t> dims,
+    function_ref<Value(RankedTensorType)> fills) {
   auto type = cast<RankedTensorType>(local.getType());
   auto indexType = type.clone(b.getI32Type());
   auto predType = type.clone(b.getI1Type());
@@ -71,7 +71,28 @@ Value LocalBuilder::maskPadding(Location loc, Value local,
   }
   if (!inside)
     return local;
-  return SelectOp::create(b, loc, inside, local, splat(loc, type, fill));
+  return SelectOp::create(b, loc, inside, local, fills(type));
+}
+
+Value LocalBuilder::maskPadding(Location loc, Value local,
+                                const ShardLayout &layout,
+                                ArrayRef<int64_t> globalShape,
+                                ArrayRef<int64_t> dims, TypedAttr fill) {
+  return maskPaddingWith(
+      loc, local, layout, globalShape, dims,
+      [&](RankedTensorType type) { return splat(loc, type, fill); });
+}
+
+Value LocalBuilder::maskPadding(Location loc, Value local,
+                                const ShardLayout &layout,
+                                ArrayRef<int64_t> globalShape,
+                                ArrayRef<int64_t> dims, Value fill) {
+  return maskPaddingWith(
+      loc, local, layout, globalShape, dims, [&](RankedTensorType type) {
+        return BroadcastInDimOp::create(b, loc, type, fill,
+                                        b.getDenseI64ArrayAttr({}))
+            .getResult();
+      });
 }
 
 Value LocalBuilder::sliceDim(Location loc, Value value, int64_t dim,

@@ -38,6 +38,11 @@ public:
                           const ShardLayout &layout,
                           llvm::ArrayRef<int64_t> globalShape,
                           llvm::ArrayRef<int64_t> dims, mlir::TypedAttr fill);
+  /// The same with `fill` a rank-0 tensor value (e.g. a reduction's init).
+  mlir::Value maskPadding(mlir::Location loc, mlir::Value local,
+                          const ShardLayout &layout,
+                          llvm::ArrayRef<int64_t> globalShape,
+                          llvm::ArrayRef<int64_t> dims, mlir::Value fill);
 
   /// `count` elements of `value` along `dim` from `begin`.
   mlir::Value sliceDim(mlir::Location loc, mlir::Value value, int64_t dim,
@@ -59,6 +64,12 @@ public:
   mlir::OpBuilder &getBuilder() { return b; }
 
 private:
+  /// maskPadding with the fill tensor (of `local`'s type) `fills` builds.
+  mlir::Value maskPaddingWith(
+      mlir::Location loc, mlir::Value local, const ShardLayout &layout,
+      llvm::ArrayRef<int64_t> globalShape, llvm::ArrayRef<int64_t> dims,
+      llvm::function_ref<mlir::Value(mlir::RankedTensorType)> fills);
+
   mlir::OpBuilder &b;
   const MeshModel &mesh;
   mlir::FlatSymbolRefAttr meshName;

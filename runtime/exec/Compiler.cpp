@@ -184,8 +184,8 @@ FunctionCompiler::compileBlock(Block &block,
         slots[result] = slotOf(value);
       continue;
     }
-    // Scalar bodies (a comparator, a combiner) are compiled by the op's
-    // kernel; any other region is an error.
+    // Scalar bodies (a combiner, a comparator) are compiled by the op's
+    // kernel; other regions run in line only for the ops handled above.
     if (op.getNumRegions() != 0 && !op.hasTrait<xla::ScalarBodies>())
       return op.emitOpError("has regions; the simulator runs straight-line "
                             "xla ops (and xla.trace regions)");

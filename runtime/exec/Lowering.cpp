@@ -28,6 +28,8 @@ FailureOr<OpKernel> lowerOperation(Operation *op, LoweringContext &ctx) {
     return lowerNumericOp(op);
   if (isa<HloGatherOp, ScatterOp, SortOp>(op))
     return lowerIndexingOp(op);
+  if (isa<ReduceRegionOp, ReduceWindowOp, SelectAndScatterOp>(op))
+    return lowerReductionOp(op);
   if (isa<IotaOp, RngOp, PartitionIdOp, AxisIndexOp, DeviceTableOp>(op))
     return lowerSourceOp(op, ctx);
   if (isa<DispatchOp>(op))

@@ -3,7 +3,7 @@
 // Each op of the xla dialect becomes an OpKernel with its attributes
 // resolved. The entry point dispatches on the op; the families live in
 // LowerElementwise.cpp, LowerDataMovement.cpp, LowerNumerics.cpp,
-// LowerSources.cpp and LowerCollectives.cpp.
+// LowerReductions.cpp, LowerSources.cpp and LowerCollectives.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +41,9 @@ mlir::FailureOr<OpKernel> lowerElementwiseOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerDataMovementOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerNumericOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerIndexingOp(mlir::Operation *op);
+/// Ops with scalar computations (reduce_region, reduce_window,
+/// select_and_scatter).
+mlir::FailureOr<OpKernel> lowerReductionOp(mlir::Operation *op);
 mlir::FailureOr<OpKernel> lowerSourceOp(mlir::Operation *op,
                                         LoweringContext &ctx);
 mlir::FailureOr<OpKernel> lowerCollectiveOp(mlir::Operation *op,

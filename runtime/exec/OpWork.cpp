@@ -56,7 +56,7 @@ InstructionKind classifyInstruction(Operation *op) {
 FusionRole fusionRoleOf(Operation *op) {
   if (classifyInstruction(op) != InstructionKind::Compute)
     return FusionRole::None;
-  if (isa<ReduceOp, SoftmaxOp>(op))
+  if (isa<ReduceOp, SoftmaxOp, ReduceRegionOp, ReduceWindowOp>(op))
     return FusionRole::Input;
   // Every elementwise op of the dialect (arithmetic, math, compare, select,
   // convert, clamp) fuses; bitcast_convert is a view.
@@ -102,14 +102,20 @@ static double elementwiseFlops(Operation *op) {
   return 1;
 }
 
-/// Ops a scalar body runs per application (its constants and yield are
-/// free).
-static double scalarBodyOps(Region &body) {
+/// Ops a scalar computation executes per application: its ops but the
+/// constants (the simulator's ScalarComputation::getNumOps()).
+static double bodyOps(Region &region) {
   double ops = 0;
-  for (Operation &op : body.front().without_terminator())
+  for (Operation &op : region.front().without_terminator())
     if (!isa<ConstantOp>(op))
       ++ops;
-  return std::max(ops, 1.0);
+  return ops;
+}
+
+/// Ops a scalar body runs per application, at least one (an overwrite or a
+/// comparison still touches every element).
+static double scalarBodyOps(Region &body) {
+  return std::max(bodyOps(body), 1.0);
 }
 
 /// One comparison per element per level of a merge of each sorted row:
@@ -120,6 +126,14 @@ static double sortFlops(SortOp op) {
   double rows = n > 0 ? elementsOf(op.getInputs().front()) / n : 0;
   double levels = n > 1 ? std::ceil(std::log2(n)) : 0;
   return rows * n * levels * scalarBodyOps(op.getComparator());
+}
+
+/// Elements of one window of a window op.
+static double windowElements(ArrayRef<int64_t> window) {
+  double n = 1;
+  for (int64_t w : window)
+    n *= static_cast<double>(w);
+  return n;
 }
 
 /// 2 B M N K for the matrix part; labels summed inside one operand first are
@@ -208,6 +222,29 @@ cost::OpWork describeWork(Operation *op) {
                      (r.getKind() == ReduceKind::mean ? outElements : 0);
         work.bytes = streamedBytes(op);
         work.type = toNumericType(specOf(r.getInput()).type);
+        return work;
+      })
+      .Case([&](ReduceRegionOp r) {
+        // The body runs once per element of an input.
+        work.flops = elementsOf(r.getInputs().front()) * bodyOps(r.getBody());
+        work.bytes = streamedBytes(op);
+        return work;
+      })
+      .Case([&](ReduceWindowOp r) {
+        // The body runs once per window element of each result element.
+        work.flops = outElements * windowElements(r.getWindowDimensions()) *
+                     bodyOps(r.getBody());
+        work.bytes = streamedBytes(op);
+        return work;
+      })
+      .Case([&](SelectAndScatterOp s) {
+        // select runs once per window element of each source element,
+        // scatter once per source element.
+        double sources = elementsOf(s.getSource());
+        work.flops = sources * (windowElements(s.getWindowDimensions()) *
+                                    bodyOps(s.getSelect()) +
+                                bodyOps(s.getScatter()));
+        work.bytes = streamedBytes(op);
         return work;
       })
       .Case([&](SoftmaxOp) {

@@ -47,48 +47,17 @@ void binaryStep(Scalar *regs, const Step &step) {
 /// tensor kernel. (The builder has checked that the op is defined on T.)
 template <typename T>
 Step::Fn inlineBinaryStep(BinaryOp op) {
-  if constexpr (kIsBoolStorage<T>) {
-    switch (op) {
-    case BinaryOp::and_:
-      return binaryStep<T, BinaryOp::and_>;
-    case BinaryOp::or_:
-      return binaryStep<T, BinaryOp::or_>;
-    case BinaryOp::xor_:
-      return binaryStep<T, BinaryOp::xor_>;
-    default:
-      return nullptr;
-    }
-  } else {
-    switch (op) {
-    case BinaryOp::add:
-      return binaryStep<T, BinaryOp::add>;
-    case BinaryOp::sub:
-      return binaryStep<T, BinaryOp::sub>;
-    case BinaryOp::mul:
-      return binaryStep<T, BinaryOp::mul>;
-    case BinaryOp::div:
-      return binaryStep<T, BinaryOp::div>;
-    case BinaryOp::max:
-      return binaryStep<T, BinaryOp::max>;
-    case BinaryOp::min:
-      return binaryStep<T, BinaryOp::min>;
-    default:
-      break;
-    }
-    if constexpr (!kIsFloatStorage<T>) {
-      switch (op) {
-      case BinaryOp::and_:
-        return binaryStep<T, BinaryOp::and_>;
-      case BinaryOp::or_:
-        return binaryStep<T, BinaryOp::or_>;
-      case BinaryOp::xor_:
-        return binaryStep<T, BinaryOp::xor_>;
-      default:
-        break;
-      }
-    }
-    return nullptr;
-  }
+  using B = BinaryOp;
+  Step::Fn fn = nullptr;
+  auto pick = [&](auto c) { fn = binaryStep<T, decltype(c)::value>; };
+  if constexpr (kIsBoolStorage<T>)
+    dispatchEnum<B, B::and_, B::or_, B::xor_>(op, pick);
+  else if constexpr (kIsFloatStorage<T>)
+    dispatchEnum<B, B::add, B::sub, B::mul, B::div, B::max, B::min>(op, pick);
+  else
+    dispatchEnum<B, B::add, B::sub, B::mul, B::div, B::max, B::min, B::and_,
+                 B::or_, B::xor_>(op, pick);
+  return fn;
 }
 
 template <typename T, CompareOp Op>
@@ -99,21 +68,11 @@ void compareStep(Scalar *regs, const Step &step) {
 
 template <typename T>
 Step::Fn compareStepFor(CompareOp op) {
-  switch (op) {
-  case CompareOp::eq:
-    return compareStep<T, CompareOp::eq>;
-  case CompareOp::ne:
-    return compareStep<T, CompareOp::ne>;
-  case CompareOp::lt:
-    return compareStep<T, CompareOp::lt>;
-  case CompareOp::le:
-    return compareStep<T, CompareOp::le>;
-  case CompareOp::gt:
-    return compareStep<T, CompareOp::gt>;
-  case CompareOp::ge:
-    return compareStep<T, CompareOp::ge>;
-  }
-  return nullptr;
+  using C = CompareOp;
+  Step::Fn fn = nullptr;
+  dispatchEnum<C, C::eq, C::ne, C::lt, C::le, C::gt, C::ge>(
+      op, [&](auto c) { fn = compareStep<T, decltype(c)::value>; });
+  return fn;
 }
 
 void selectStep(Scalar *regs, const Step &step) {
@@ -202,6 +161,13 @@ ScalarComputation::Builder::addRegister(ElementType type) {
   return static_cast<Reg>(types.size() - 1);
 }
 
+ScalarComputation::Reg ScalarComputation::Builder::addStep(Step step,
+                                                           ElementType type) {
+  step.dst = addRegister(type);
+  program.steps.push_back(step);
+  return step.dst;
+}
+
 ScalarComputation::Reg ScalarComputation::Builder::constant(Scalar value,
                                                             ElementType type) {
   Reg reg = addRegister(type);
@@ -223,9 +189,7 @@ ScalarComputation::Builder::unary(UnaryOp op, Reg input) {
   step.fn = dispatchElementType(type, [](auto tag) -> Step::Fn {
     return unaryKernelStep<decltype(tag)>;
   });
-  step.dst = addRegister(type);
-  program.steps.push_back(step);
-  return step.dst;
+  return addStep(step, type);
 }
 
 std::optional<ScalarComputation::Reg>
@@ -247,9 +211,7 @@ ScalarComputation::Builder::binary(BinaryOp op, Reg lhs, Reg rhs) {
       return fn;
     return binaryKernelStep<T>;
   });
-  step.dst = addRegister(type);
-  program.steps.push_back(step);
-  return step.dst;
+  return addStep(step, type);
 }
 
 ScalarComputation::Reg ScalarComputation::Builder::compare(CompareOp op,
@@ -264,9 +226,7 @@ ScalarComputation::Reg ScalarComputation::Builder::compare(CompareOp op,
   step.fn = dispatchElementType(type, [&](auto tag) -> Step::Fn {
     return compareStepFor<decltype(tag)>(op);
   });
-  step.dst = addRegister(ElementType::i1);
-  program.steps.push_back(step);
-  return step.dst;
+  return addStep(step, ElementType::i1);
 }
 
 ScalarComputation::Reg ScalarComputation::Builder::select(Reg pred, Reg onTrue,
@@ -279,9 +239,7 @@ ScalarComputation::Reg ScalarComputation::Builder::select(Reg pred, Reg onTrue,
   step.b = onTrue;
   step.c = onFalse;
   step.fn = selectStep;
-  step.dst = addRegister(types[onTrue]);
-  program.steps.push_back(step);
-  return step.dst;
+  return addStep(step, types[onTrue]);
 }
 
 ScalarComputation::Reg ScalarComputation::Builder::convert(Reg input,
@@ -296,9 +254,7 @@ ScalarComputation::Reg ScalarComputation::Builder::convert(Reg input,
       return convertStep<decltype(fromTag), decltype(toTag)>;
     });
   });
-  step.dst = addRegister(to);
-  program.steps.push_back(step);
-  return step.dst;
+  return addStep(step, to);
 }
 
 ScalarComputation
@@ -315,20 +271,22 @@ ScalarComputation::Builder::finish(llvm::ArrayRef<Reg> results) && {
 // Running and recognising
 //===----------------------------------------------------------------------===//
 
+ScalarComputation::Frame::Frame(const ScalarComputation &computation)
+    : computation(computation), regs(computation.numRegs) {
+  for (const Constant &c : computation.constants)
+    regs[c.reg] = c.value;
+}
+
 void ScalarComputation::run(llvm::ArrayRef<Scalar> args,
                             llvm::MutableArrayRef<Scalar> results) const {
   assert(args.size() == argTypes.size() && "wrong number of arguments");
   assert(results.size() == resultRegs.size() && "wrong number of results");
-  llvm::SmallVector<Scalar, 32> regs;
-  regs.resize_for_overwrite(numRegs);
-  std::copy(args.begin(), args.end(), regs.begin());
-  for (const Constant &c : constants)
-    regs[c.reg] = c.value;
-  Scalar *data = regs.data();
-  for (const Step &step : steps)
-    step.fn(data, step);
-  for (auto [i, reg] : llvm::enumerate(resultRegs))
-    results[i] = data[reg];
+  Frame frame(*this);
+  for (auto [i, arg] : llvm::enumerate(args))
+    frame.arg(i) = arg;
+  frame.run();
+  for (auto [i, result] : llvm::enumerate(results))
+    result = frame.result(i);
 }
 
 const ScalarComputation::Step *ScalarComputation::definingStep(Reg reg) const {

@@ -98,6 +98,16 @@ bool applyCompareOp(C a, C b) {
     return a >= b;
 }
 
+/// Calls `fn(std::integral_constant<Enum, V>{})` for the V among `Values`
+/// that equals `value` (turning a run-time op into a template argument);
+/// false when none does.
+template <typename Enum, Enum... Values, typename Fn>
+bool dispatchEnum(Enum value, Fn &&fn) {
+  return (
+      (value == Values && (fn(std::integral_constant<Enum, Values>{}), true)) ||
+      ...);
+}
+
 /// The scalar holding storage value `v` of element storage type T.
 template <typename T>
 Scalar toScalar(T v) {
@@ -149,6 +159,26 @@ public:
   /// getResultTypes(). Thread-safe (each call has its own registers).
   void run(llvm::ArrayRef<Scalar> args,
            llvm::MutableArrayRef<Scalar> results) const;
+
+  /// The registers of one caller, reused across runs: a kernel applying
+  /// the computation per element writes the arguments in place, runs, and
+  /// reads the results, without copying or reloading constants.
+  class Frame {
+  public:
+    explicit Frame(const ScalarComputation &computation);
+
+    Scalar &arg(unsigned i) { return regs[i]; }
+    void run() {
+      Scalar *data = regs.data();
+      for (const Step &step : computation.steps)
+        step.fn(data, step);
+    }
+    Scalar result(unsigned i) const { return regs[computation.resultRegs[i]]; }
+
+  private:
+    const ScalarComputation &computation;
+    llvm::SmallVector<Scalar, 32> regs;
+  };
 
   /// `op` when the computation is `yield op(arg0, arg1)` (or the operands
   /// swapped) with two arguments and one result of one type, for the
@@ -220,6 +250,8 @@ public:
 
 private:
   Reg addRegister(ElementType type);
+  /// Appends `step` with a new register of `type` as its destination.
+  Reg addStep(Step step, ElementType type);
 
   unsigned numArgs;
   llvm::SmallVector<ElementType> types;

@@ -9,35 +9,36 @@ using namespace xspmd::runtime;
 
 namespace {
 
-/// The program `source`'s entry function compiles to on `devices` devices
-/// (`session` owns it); no program when anything fails (reported).
+/// The entry function of `module` compiled for `devices` devices (the
+/// session owns the program); no program, and a test failure, when it does
+/// not compile.
 struct Compiled {
   std::unique_ptr<Session> session;
   const Program *program = nullptr;
 };
 
-Compiled compile(const char *source, const char *name, int64_t devices) {
-  Compiled result;
+Compiled compile(const char *module, llvm::StringRef name, int64_t devices) {
+  Compiled c;
   llvm::Expected<std::unique_ptr<Session>> session =
-      Session::loadSource(source, name);
+      Session::loadSource(module, name);
   if (!session) {
     ADD_FAILURE() << llvm::toString(session.takeError());
-    return result;
+    return c;
   }
-  result.session = std::move(*session);
-  llvm::Expected<mlir::func::FuncOp> func = result.session->resolveFunction("");
+  c.session = std::move(*session);
+  llvm::Expected<mlir::func::FuncOp> func = c.session->resolveFunction("");
   if (!func) {
     ADD_FAILURE() << llvm::toString(func.takeError());
-    return result;
+    return c;
   }
   llvm::Expected<const Program *> program =
-      result.session->getProgram(*func, devices);
+      c.session->getProgram(*func, devices);
   if (!program) {
     ADD_FAILURE() << llvm::toString(program.takeError());
-    return result;
+    return c;
   }
-  result.program = *program;
-  return result;
+  c.program = *program;
+  return c;
 }
 
 const char *kModule = R"mlir(
@@ -62,9 +63,9 @@ func.func @main(%a: tensor<4x8x16xf32>, %b: tensor<4x16x32xf32>,
 )mlir";
 
 TEST(OpWork, CountsOfEachFamily) {
-  Compiled compiled = compile(kModule, "work.mlir", 2);
-  ASSERT_NE(compiled.program, nullptr);
-  const std::vector<Instruction> &inst = compiled.program->instructions;
+  Compiled c = compile(kModule, "work.mlir", 2);
+  ASSERT_TRUE(c.program);
+  const std::vector<Instruction> &inst = c.program->instructions;
   ASSERT_EQ(inst.size(), 9u);
 
   // dot_general: 2 B M N K = 2 x 4 x 8 x 32 x 16; reads 512 + 2048 floats,
@@ -124,9 +125,9 @@ func.func @main(%a: tensor<64x32xf32>, %w: tensor<32x32xf32>) -> (tensor<64xf32>
 )mlir";
 
 TEST(OpWork, ElementwiseChainsFuse) {
-  Compiled compiled = compile(kFusionModule, "fusion.mlir", 1);
-  ASSERT_NE(compiled.program, nullptr);
-  const std::vector<Instruction> &inst = compiled.program->instructions;
+  Compiled c = compile(kFusionModule, "fusion.mlir", 1);
+  ASSERT_TRUE(c.program);
+  const std::vector<Instruction> &inst = c.program->instructions;
   ASSERT_EQ(inst.size(), 8u);
   const double tile = 64 * 32 * 4; // one 64x32 f32 tensor
   // exp reads a; its result goes to mul only: fused, not written.
@@ -188,6 +189,59 @@ TEST(OpWork, MathOpsCountAndFuseLikeElementwise) {
   // bitcast_convert is a view of its operand.
   EXPECT_EQ(inst[5].kind, InstructionKind::View);
   EXPECT_EQ(inst[5].work.bytes, 0);
+}
+
+const char *kRegionModule = R"mlir(
+func.func @main(%x: tensor<2x8x8x3xf32>, %dy: tensor<2x4x4x3xf32>, %v: tensor<4x8xf32>)
+    -> (tensor<2x4x4x3xf32>, tensor<2x8x8x3xf32>, tensor<4xf32>, tensor<4xi32>) {
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %izero = xla.constant dense<0> : tensor<i32>
+  %iota = xla.iota dim = 1 : tensor<4x8xi32>
+  %y = xla.reduce_window(%x) init(%ninf) window_dimensions = [1, 2, 2, 1], window_strides = [1, 2, 2, 1], base_dilations = [1, 1, 1, 1], window_dilations = [1, 1, 1, 1], padding = [[0, 0], [0, 0], [0, 0], [0, 0]] {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = xla.max %a, %b : tensor<f32>
+    xla.yield %m : tensor<f32>
+  } : (tensor<2x8x8x3xf32>, tensor<f32>) -> tensor<2x4x4x3xf32>
+  %g = xla.select_and_scatter %x, %dy, %zero, window_dimensions = [1, 2, 2, 1], window_strides = [1, 2, 2, 1], padding = [[0, 0], [0, 0], [0, 0], [0, 0]] select {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %ge = xla.compare ge, %a, %b : tensor<f32>
+    xla.yield %ge : tensor<i1>
+  } scatter {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.yield %s : tensor<f32>
+  } : (tensor<2x8x8x3xf32>, tensor<2x4x4x3xf32>, tensor<f32>) -> tensor<2x8x8x3xf32>
+  %mv, %mi = xla.reduce_region(%v, %iota) init(%ninf, %izero) dims = [1] {
+  ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %bv: tensor<f32>, %bi: tensor<i32>):
+    %gt = xla.compare gt, %av, %bv : tensor<f32>
+    %one = xla.constant dense<1> : tensor<i32>
+    %sv = xla.select %gt, %av, %bv : tensor<f32>
+    %si = xla.select %gt, %ai, %bi : tensor<i32>
+    xla.yield %sv, %si : tensor<f32>, tensor<i32>
+  } : (tensor<4x8xf32>, tensor<4x8xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+  return %y, %g, %mv, %mi : tensor<2x4x4x3xf32>, tensor<2x8x8x3xf32>, tensor<4xf32>, tensor<4xi32>
+}
+)mlir";
+
+TEST(OpWork, ReductionsWithComputations) {
+  Compiled c = compile(kRegionModule, "regions.mlir", 1);
+  ASSERT_TRUE(c.program);
+  const std::vector<Instruction> &inst = c.program->instructions;
+  ASSERT_EQ(inst.size(), 4u); // iota and the three ops
+  // reduce_window: 96 results x 4 window elements x 1 max; reads 384
+  // floats and the init, writes 96.
+  EXPECT_EQ(inst[1].work.flops, 96.0 * 4);
+  EXPECT_EQ(inst[1].work.bytes, (384 + 1 + 96) * 4);
+  EXPECT_EQ(inst[1].fusion, FusionRole::Input);
+  // select_and_scatter: 96 sources x (4 window elements x 1 compare + 1
+  // add); reads operand, source and init, writes the operand's shape.
+  EXPECT_EQ(inst[2].work.flops, 96.0 * (4 + 1));
+  EXPECT_EQ(inst[2].work.bytes, (384 + 96 + 1 + 384) * 4);
+  // reduce_region: 32 elements x 3 body ops (the constant is free).
+  EXPECT_EQ(inst[3].work.flops, 32.0 * 3);
+  EXPECT_EQ(inst[3].work.bytes, (32 + 32 + 1 + 1 + 4 + 4) * 4);
+  EXPECT_EQ(inst[3].work.unit, cost::ComputeUnit::Vector);
 }
 
 } // namespace
