@@ -422,6 +422,29 @@ LogicalResult exportCase(ComputationExporter &ce, xla::CaseOp op) {
   return success();
 }
 
+/// `size=2x2 stride=2x2 pad=0_0x0_0 ...` (the fields HLO prints).
+std::string windowText(ArrayRef<int64_t> size, ArrayRef<int64_t> stride,
+                       ArrayRef<int64_t> padding, ArrayRef<int64_t> lhsDilate,
+                       ArrayRef<int64_t> rhsDilate) {
+  auto xs = [](ArrayRef<int64_t> values) {
+    std::string s;
+    for (auto [i, v] : llvm::enumerate(values))
+      s += (i ? "x" : "") + std::to_string(v);
+    return s;
+  };
+  std::string pad;
+  for (size_t i = 0; i < size.size(); ++i)
+    pad += (i ? "x" : "") + std::to_string(padding[2 * i]) + "_" +
+           std::to_string(padding[2 * i + 1]);
+  std::string s = "window={size=" + xs(size) + " stride=" + xs(stride) +
+                  " pad=" + pad;
+  if (!lhsDilate.empty())
+    s += " lhs_dilate=" + xs(lhsDilate);
+  if (!rhsDilate.empty())
+    s += " rhs_dilate=" + xs(rhsDilate);
+  return s + "}";
+}
+
 /// Binds the results of an op printed as one instruction `n` (a tuple when
 /// it has several).
 void bindResults(ComputationExporter &ce, Operation *op, const std::string &n) {
@@ -900,6 +923,48 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         return bindOne(emitDeviceScalar(
             ce, o.getValues(),
             cast<RankedTensorType>(o.getType()).getElementType()));
+      })
+      .Case([&](xla::ReduceRegionOp o) -> LogicalResult {
+        FailureOr<std::string> body = ComputationExporter::exportScalarRegion(
+            m, o.getBody(), "reducer");
+        if (failed(body))
+          return failure();
+        bindResults(ce, op,
+                    ce.emit("reduce", resultShape(op), "reduce", operands,
+                            "dimensions=" + hloIntList(o.getDims()) +
+                                ", to_apply=%" + *body));
+        return success();
+      })
+      .Case([&](xla::ReduceWindowOp o) -> LogicalResult {
+        FailureOr<std::string> body = ComputationExporter::exportScalarRegion(
+            m, o.getBody(), "reducer");
+        if (failed(body))
+          return failure();
+        bindResults(ce, op,
+                    ce.emit("reduce-window", resultShape(op), "reduce-window",
+                            operands,
+                            windowText(o.getWindowDimensions(),
+                                       o.getWindowStrides(), o.getPadding(),
+                                       o.getBaseDilations(),
+                                       o.getWindowDilations()) +
+                                ", to_apply=%" + *body));
+        return success();
+      })
+      .Case([&](xla::SelectAndScatterOp o) -> LogicalResult {
+        FailureOr<std::string> select = ComputationExporter::exportScalarRegion(
+            m, o.getSelect(), "select");
+        if (failed(select))
+          return failure();
+        FailureOr<std::string> scatter =
+            ComputationExporter::exportScalarRegion(m, o.getScatter(),
+                                                    "scatter");
+        if (failed(scatter))
+          return failure();
+        return bindOne(ce.emit(
+            "select-and-scatter", o.getType(), "select-and-scatter", operands,
+            windowText(o.getWindowDimensions(), o.getWindowStrides(),
+                       o.getPadding(), {}, {}) +
+                ", select=%" + *select + ", scatter=%" + *scatter));
       })
       .Case([&](xla::WhileOp o) { return exportWhile(ce, o); })
       .Case([&](xla::CaseOp o) { return exportCase(ce, o); })

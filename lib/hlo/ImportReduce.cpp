@@ -2,9 +2,10 @@
 //
 // reduce whose computation is one of add, multiply, maximum, minimum, and,
 // or applied to its two parameters → xla.reduce, combined with the initial
-// value unless that is the reduction's identity. Other reductions
-// (variadic, arbitrary bodies) and the windowed ones (reduce-window,
-// select-and-scatter) need region forms: reported as unsupported.
+// value unless that is the reduction's identity; other reductions (N
+// inputs, any body) → xla.reduce_region. reduce-window →
+// xla.reduce_window, select-and-scatter → xla.select_and_scatter, their
+// computations becoming regions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,25 +70,54 @@ bool isIdentity(xla::ReduceKind kind, double value, Type element) {
   }
 }
 
+/// A region op built from `operands`, the instruction's leaf types and
+/// `attrs`, whose regions are the named computations.
+LogicalResult importWithRegions(ComputationImporter &ci,
+                                const Instruction &inst, StringRef opName,
+                                ArrayRef<Value> operands,
+                                ArrayRef<NamedAttribute> attrs,
+                                ArrayRef<const Computation *> bodies) {
+  SmallVector<Type> types;
+  if (failed(ci.getModule().getLeafTypes(inst.shape, inst.loc, types)))
+    return failure();
+  OperationState state(ci.getLoc(inst), opName);
+  state.addOperands(operands);
+  state.addTypes(types);
+  state.addAttributes(attrs);
+  for (size_t i = 0; i < bodies.size(); ++i)
+    state.addRegion();
+  Operation *op = ci.getBuilder().create(state);
+  for (auto [i, body] : llvm::enumerate(bodies))
+    if (failed(ci.importRegion(*body, op->getRegion(i))))
+      return failure();
+  ci.setResult(inst, op->getResults());
+  return success();
+}
+
 LogicalResult importReduce(ComputationImporter &ci, const Instruction &inst) {
   const Computation *body = ci.getModule().lookupComputation(inst, "to_apply");
   FailureOr<SmallVector<int64_t>> dims =
       ci.getIntList(inst, "dimensions", /*required=*/true);
-  if (!body || failed(dims))
+  SmallVector<Value> operands;
+  if (!body || failed(dims) || failed(ci.getOperands(inst, operands)))
     return failure();
-  if (inst.operands.size() != 2 || inst.shape.isTuple)
-    return ci.unsupported(inst, "variadic reductions (" +
-                                    Twine(inst.operands.size() / 2) +
-                                    " inputs) need xla.reduce_region");
+  if (operands.size() % 2 != 0 || operands.empty())
+    return ci.emitError(inst) << "reduce takes N inputs and N initial "
+                                 "values; found "
+                              << operands.size() << " operands";
   std::optional<Reducer> reducer =
       getReducer(ComputationImporter::getBinaryReducer(*body));
-  if (!reducer)
-    return ci.unsupported(inst, "reduction computation '" + body->name +
-                                    "' is not one of add, multiply, maximum, "
-                                    "minimum, and, or of its parameters");
+  if (operands.size() != 2 || inst.shape.isTuple || !reducer) {
+    int32_t n = operands.size() / 2;
+    return importWithRegions(
+        ci, inst, xla::ReduceRegionOp::getOperationName(), operands,
+        {ci.named("dims", ci.i64s(*dims)),
+         ci.named("operandSegmentSizes",
+                  ci.getBuilder().getDenseI32ArrayAttr({n, n}))},
+        {body});
+  }
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  SmallVector<Value> operands;
-  if (failed(type) || failed(ci.getOperands(inst, operands)))
+  if (failed(type))
     return failure();
   Value result =
       ci.create<xla::ReduceOp>(
@@ -107,16 +137,89 @@ LogicalResult importReduce(ComputationImporter &ci, const Instruction &inst) {
   return success();
 }
 
-LogicalResult importWindowed(ComputationImporter &ci,
-                             const Instruction &inst) {
-  return ci.unsupported(inst, "windowed reductions need xla.reduce_window "
-                              "and xla.select_and_scatter");
+/// `window={...}` of a windowed op over `rank` dimensions.
+FailureOr<Window> getWindow(ComputationImporter &ci, const Instruction &inst,
+                            int64_t rank) {
+  const HloAttr *attr = ci.getAttr(inst, "window", /*required=*/true);
+  if (!attr)
+    return failure();
+  Window window;
+  std::string error;
+  if (!readWindow(attr->value, window, error))
+    return ci.attrError(*attr, error);
+  if ((int64_t)window.size.size() != rank)
+    return ci.attrError(*attr, "the window has " +
+                                   std::to_string(window.size.size()) +
+                                   " dimensions but the operand has rank " +
+                                   std::to_string(rank));
+  if (window.reversed)
+    return ci.attrError(*attr, "window reversal is not supported");
+  return window;
+}
+
+SmallVector<int64_t> flatPadding(const Window &window) {
+  SmallVector<int64_t> padding;
+  for (auto [lo, hi] : llvm::zip(window.padLow, window.padHigh))
+    padding.append({lo, hi});
+  return padding;
+}
+
+LogicalResult importReduceWindow(ComputationImporter &ci,
+                                 const Instruction &inst) {
+  const Computation *body = ci.getModule().lookupComputation(inst, "to_apply");
+  SmallVector<Value> operands;
+  if (!body || failed(ci.getOperands(inst, operands)))
+    return failure();
+  if (operands.size() % 2 != 0 || operands.empty())
+    return ci.emitError(inst) << "reduce-window takes N inputs and N initial "
+                                 "values; found "
+                              << operands.size() << " operands";
+  FailureOr<Window> window = getWindow(
+      ci, inst, cast<RankedTensorType>(operands[0].getType()).getRank());
+  if (failed(window))
+    return failure();
+  int32_t n = operands.size() / 2;
+  return importWithRegions(
+      ci, inst, xla::ReduceWindowOp::getOperationName(), operands,
+      {ci.named("window_dimensions", ci.i64s(window->size)),
+       ci.named("window_strides", ci.i64s(window->stride)),
+       ci.named("base_dilations", ci.i64s(window->lhsDilate)),
+       ci.named("window_dilations", ci.i64s(window->rhsDilate)),
+       ci.named("padding", ci.i64s(flatPadding(*window))),
+       ci.named("operandSegmentSizes",
+                ci.getBuilder().getDenseI32ArrayAttr({n, n}))},
+      {body});
+}
+
+LogicalResult importSelectAndScatter(ComputationImporter &ci,
+                                     const Instruction &inst) {
+  ModuleImporter &m = ci.getModule();
+  const Computation *select = m.lookupComputation(inst, "select");
+  const Computation *scatter =
+      select ? m.lookupComputation(inst, "scatter") : nullptr;
+  SmallVector<Value> operands;
+  if (!select || !scatter || failed(ci.expectOperands(inst, 3)) ||
+      failed(ci.getOperands(inst, operands)))
+    return failure();
+  FailureOr<Window> window = getWindow(
+      ci, inst, cast<RankedTensorType>(operands[0].getType()).getRank());
+  if (failed(window))
+    return failure();
+  if (llvm::any_of(window->lhsDilate, [](int64_t d) { return d != 1; }) ||
+      llvm::any_of(window->rhsDilate, [](int64_t d) { return d != 1; }))
+    return ci.unsupported(inst, "select-and-scatter with dilations");
+  return importWithRegions(
+      ci, inst, xla::SelectAndScatterOp::getOperationName(), operands,
+      {ci.named("window_dimensions", ci.i64s(window->size)),
+       ci.named("window_strides", ci.i64s(window->stride)),
+       ci.named("padding", ci.i64s(flatPadding(*window)))},
+      {select, scatter});
 }
 
 } // namespace
 
 void xspmd::hlo::addReduceImporters(OpImporterTable &table) {
   table["reduce"] = importReduce;
-  table["reduce-window"] = importWindowed;
-  table["select-and-scatter"] = importWindowed;
+  table["reduce-window"] = importReduceWindow;
+  table["select-and-scatter"] = importSelectAndScatter;
 }
