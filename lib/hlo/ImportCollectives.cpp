@@ -142,14 +142,14 @@ LogicalResult importReduceScatter(ComputationImporter &ci,
 
 LogicalResult importAllToAll(ComputationImporter &ci,
                              const Instruction &inst) {
+  if (inst.operands.size() != 1 || !inst.findAttribute("dimensions"))
+    return ci.unsupported(inst, "the tuple form of all-to-all (several "
+                                "operands, no dimensions=)");
   SmallVector<NamedAttribute> attrs;
   int64_t groupSize;
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
   if (failed(type) || failed(getGroups(ci, inst, attrs, groupSize)))
     return failure();
-  if (inst.operands.size() != 1 || !inst.findAttribute("dimensions"))
-    return ci.unsupported(inst, "the tuple form of all-to-all (several "
-                                "operands, no dimensions=)");
   FailureOr<Value> input = ci.getOperand(inst, 0);
   FailureOr<SmallVector<int64_t>> dims =
       ci.getIntList(inst, "dimensions", /*required=*/true);
