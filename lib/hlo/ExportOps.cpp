@@ -29,7 +29,9 @@ using xspmd::xla::DeviceGroups;
 
 namespace {
 
-RankedTensorType tensorOf(Value v) { return cast<RankedTensorType>(v.getType()); }
+RankedTensorType tensorOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
 
 /// The HLO opcode of an op that maps one to one, or empty.
 StringRef simpleOpcode(Operation *op) {
@@ -167,8 +169,7 @@ double identity(StringRef opcode, Type element) {
   if (opcode == "and")
     return width == 1 ? 1 : -1;
   if (opcode == "maximum")
-    return isFloat ? -INFINITY
-                   : (width == 1 ? 0 : -std::ldexp(1.0, width - 1));
+    return isFloat ? -INFINITY : (width == 1 ? 0 : -std::ldexp(1.0, width - 1));
   return isFloat ? INFINITY : (width == 1 ? 1 : std::ldexp(1.0, width - 1) - 1);
 }
 
@@ -198,10 +199,9 @@ std::string emitDeviceScalar(ComputationExporter &ce, ArrayRef<int64_t> table,
   literal += "}";
   std::string t = ce.emitConstant(tableType, literal);
   std::string pid = ce.emit("partition-id", "u32[]", "partition-id", {});
-  std::string one = ce.emit("dynamic-slice",
-                            RankedTensorType::get({1}, element),
-                            "dynamic-slice", {t, pid},
-                            "dynamic_slice_sizes={1}");
+  std::string one =
+      ce.emit("dynamic-slice", RankedTensorType::get({1}, element),
+              "dynamic-slice", {t, pid}, "dynamic_slice_sizes={1}");
   return ce.emit("reshape", RankedTensorType::get({}, element), "reshape",
                  {one});
 }
@@ -281,8 +281,8 @@ LogicalResult exportEinsum(ComputationExporter &ce, xla::EinsumOp op,
   for (char c : labels)
     dotShape.push_back(resultType.getDimSize(out.find(c)));
   auto dotType = resultType.clone(dotShape);
-  std::string dot = ce.emit("dot", dotType, "dot", operands,
-                            dotAttrs(lb, rb, lc, rc));
+  std::string dot =
+      ce.emit("dot", dotType, "dot", operands, dotAttrs(lb, rb, lc, rc));
   SmallVector<int64_t> perm;
   for (char c : out)
     perm.push_back(labels.find(c));
@@ -303,21 +303,21 @@ SmallVector<Value> capturedValues(MutableArrayRef<Region> regions) {
 
 LogicalResult exportWhile(ComputationExporter &ce, xla::WhileOp op) {
   ModuleExporter &m = ce.getModule();
-  SmallVector<Value> captured =
-      capturedValues(op->getRegions());
+  SmallVector<Value> captured = capturedValues(op->getRegions());
   SmallVector<Type> types(op.getResultTypes());
   for (Value v : captured)
     types.push_back(v.getType());
   // cond and body take the tuple (carried values, then captured ones).
-  auto exportRegion = [&](Region &region, bool isBody) -> FailureOr<std::string> {
+  auto exportRegion = [&](Region &region,
+                          bool isBody) -> FailureOr<std::string> {
     ComputationExporter inner(m, m.uniqueName(isBody ? "body" : "cond"));
     std::string param = inner.addTupleParameter(types);
     SmallVector<std::string> elements = inner.emitUntuple(param, types);
     Block &block = region.front();
     for (auto [arg, n] : llvm::zip(block.getArguments(), elements))
       inner.bind(arg, n);
-    for (auto [v, i] : llvm::zip(captured, llvm::seq<size_t>(
-                                               op.getNumResults(), types.size())))
+    for (auto [v, i] : llvm::zip(
+             captured, llvm::seq<size_t>(op.getNumResults(), types.size())))
       inner.bind(v, elements[i]);
     if (failed(inner.exportOps(block)))
       return failure();
@@ -400,8 +400,8 @@ LogicalResult exportCase(ComputationExporter &ce, xla::CaseOp op) {
   llvm::append_range(operands, branchOperands);
   std::string attrs;
   if (op.isPredicated()) {
-    attrs = "true_computation=%" + branchNames[0] +
-            ", false_computation=%" + branchNames[1];
+    attrs = "true_computation=%" + branchNames[0] + ", false_computation=%" +
+            branchNames[1];
   } else {
     attrs = "branch_computations={";
     for (auto [i, b] : llvm::enumerate(branchNames))
@@ -411,12 +411,13 @@ LogicalResult exportCase(ComputationExporter &ce, xla::CaseOp op) {
   bool single = op.getNumResults() == 1;
   std::string shape = single ? hloShape(op.getResult(0).getType())
                              : hloTupleShape(op.getResultTypes());
-  std::string cond = ce.emit("conditional", shape, "conditional", operands, attrs);
+  std::string cond =
+      ce.emit("conditional", shape, "conditional", operands, attrs);
   if (single) {
     ce.bind(op.getResult(0), cond);
   } else {
-    for (auto [r, n] : llvm::zip(op.getResults(),
-                                 ce.emitUntuple(cond, op.getResultTypes())))
+    for (auto [r, n] :
+         llvm::zip(op.getResults(), ce.emitUntuple(cond, op.getResultTypes())))
       ce.bind(r, n);
   }
   return success();
@@ -436,8 +437,8 @@ std::string windowText(ArrayRef<int64_t> size, ArrayRef<int64_t> stride,
   for (size_t i = 0; i < size.size(); ++i)
     pad += (i ? "x" : "") + std::to_string(padding[2 * i]) + "_" +
            std::to_string(padding[2 * i + 1]);
-  std::string s = "window={size=" + xs(size) + " stride=" + xs(stride) +
-                  " pad=" + pad;
+  std::string s =
+      "window={size=" + xs(size) + " stride=" + xs(stride) + " pad=" + pad;
   if (!lhsDilate.empty())
     s += " lhs_dilate=" + xs(lhsDilate);
   if (!rhsDilate.empty())
@@ -496,9 +497,10 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
                                "iota_dimension=" + std::to_string(o.getDim())));
       })
       .Case([&](xla::CompareOp o) {
-        return bindOne(ce.emit("compare", o.getType(), "compare", operands,
-                               "direction=" + upper(xla::stringifyCompareDirection(
-                                                  o.getDirection()))));
+        return bindOne(ce.emit(
+            "compare", o.getType(), "compare", operands,
+            "direction=" +
+                upper(xla::stringifyCompareDirection(o.getDirection()))));
       })
       .Case([&](xla::BroadcastInDimOp o) {
         return bindOne(ce.emit("broadcast", o.getType(), "broadcast", operands,
@@ -513,26 +515,24 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
                                "dimensions=" + hloIntList(o.getDims())));
       })
       .Case([&](xla::SliceOp o) {
-        return bindOne(ce.emit("slice", o.getType(), "slice", operands,
-                               sliceText(o.getStart(), o.getLimit(),
-                                         o.getStrides())));
+        return bindOne(
+            ce.emit("slice", o.getType(), "slice", operands,
+                    sliceText(o.getStart(), o.getLimit(), o.getStrides())));
       })
       .Case([&](xla::DynamicSliceOp o) {
-        return bindOne(ce.emit("dynamic-slice", o.getType(), "dynamic-slice",
-                               operands,
-                               "dynamic_slice_sizes=" +
-                                   hloIntList(o.getSizes())));
+        return bindOne(
+            ce.emit("dynamic-slice", o.getType(), "dynamic-slice", operands,
+                    "dynamic_slice_sizes=" + hloIntList(o.getSizes())));
       })
       .Case([&](xla::ConcatenateOp o) {
-        return bindOne(ce.emit("concatenate", o.getType(), "concatenate",
-                               operands,
-                               "dimensions={" + std::to_string(o.getDim()) +
-                                   "}"));
+        return bindOne(
+            ce.emit("concatenate", o.getType(), "concatenate", operands,
+                    "dimensions={" + std::to_string(o.getDim()) + "}"));
       })
       .Case([&](xla::PadOp o) {
         auto type = tensorOf(o.getInput());
-        std::string value =
-            ce.emitScalar(o.getValue().convertToDouble(), type.getElementType());
+        std::string value = ce.emitScalar(o.getValue().convertToDouble(),
+                                          type.getElementType());
         std::string padding;
         for (int64_t i = 0; i < type.getRank(); ++i) {
           padding += (i ? "x" : "") + std::to_string(o.getLow()[i]) + "_" +
@@ -540,10 +540,9 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
           if (o.getInterior()[i])
             padding += "_" + std::to_string(o.getInterior()[i]);
         }
-        return bindOne(ce.emit("pad", o.getType(), "pad",
-                               {operands[0], value},
-                               "padding=" + (padding.empty() ? std::string("0_0")
-                                                             : padding)));
+        return bindOne(ce.emit(
+            "pad", o.getType(), "pad", {operands[0], value},
+            "padding=" + (padding.empty() ? std::string("0_0") : padding)));
       })
       .Case([&](xla::GatherOp o) {
         // Rows of a table: HLO's gather with one collapsed dimension.
@@ -554,17 +553,18 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
           offsetDims.push_back(indexRank + d - 1);
           sizes.push_back(table.getDimSize(d));
         }
-        return bindOne(ce.emit(
-            "gather", o.getType(), "gather", operands,
-            "offset_dims=" + hloIntList(offsetDims) +
-                ", collapsed_slice_dims={0}, start_index_map={0}, "
-                "index_vector_dim=" +
-                std::to_string(indexRank) + ", slice_sizes=" + hloIntList(sizes)));
+        return bindOne(
+            ce.emit("gather", o.getType(), "gather", operands,
+                    "offset_dims=" + hloIntList(offsetDims) +
+                        ", collapsed_slice_dims={0}, start_index_map={0}, "
+                        "index_vector_dim=" +
+                        std::to_string(indexRank) +
+                        ", slice_sizes=" + hloIntList(sizes)));
       })
       .Case([&](xla::HloGatherOp o) {
-        std::string attrs = "offset_dims=" + hloIntList(o.getOffsetDims()) +
-                            ", collapsed_slice_dims=" +
-                            hloIntList(o.getCollapsedSliceDims());
+        std::string attrs =
+            "offset_dims=" + hloIntList(o.getOffsetDims()) +
+            ", collapsed_slice_dims=" + hloIntList(o.getCollapsedSliceDims());
         if (!o.getOperandBatchingDims().empty())
           attrs += ", operand_batching_dims=" +
                    hloIntList(o.getOperandBatchingDims()) +
@@ -575,7 +575,8 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
                  ", slice_sizes=" + hloIntList(o.getSliceSizes());
         if (o.getIndicesAreSorted())
           attrs += ", indices_are_sorted=true";
-        return bindOne(ce.emit("gather", o.getType(), "gather", operands, attrs));
+        return bindOne(
+            ce.emit("gather", o.getType(), "gather", operands, attrs));
       })
       .Case([&](xla::ScatterOp o) -> LogicalResult {
         FailureOr<std::string> body = ComputationExporter::exportScalarRegion(
@@ -586,10 +587,10 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
             "update_window_dims=" + hloIntList(o.getUpdateWindowDims()) +
             ", inserted_window_dims=" + hloIntList(o.getInsertedWindowDims());
         if (!o.getInputBatchingDims().empty())
-          attrs += ", input_batching_dims=" +
-                   hloIntList(o.getInputBatchingDims()) +
-                   ", scatter_indices_batching_dims=" +
-                   hloIntList(o.getScatterIndicesBatchingDims());
+          attrs +=
+              ", input_batching_dims=" + hloIntList(o.getInputBatchingDims()) +
+              ", scatter_indices_batching_dims=" +
+              hloIntList(o.getScatterIndicesBatchingDims());
         attrs += ", scatter_dims_to_operand_dims=" +
                  hloIntList(o.getScatterDimsToOperandDims()) +
                  ", index_vector_dim=" + std::to_string(o.getIndexVectorDim());
@@ -598,9 +599,9 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         if (o.getUniqueIndices())
           attrs += ", unique_indices=true";
         attrs += ", to_apply=%" + *body;
-        bindResults(ce, op,
-                    ce.emit("scatter", resultShape(op), "scatter", operands,
-                            attrs));
+        bindResults(
+            ce, op,
+            ce.emit("scatter", resultShape(op), "scatter", operands, attrs));
         return success();
       })
       .Case([&](xla::SortOp o) -> LogicalResult {
@@ -613,15 +614,15 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         if (o.getIsStable())
           attrs += ", is_stable=true";
         attrs += ", to_apply=%" + *cmp;
-        bindResults(ce, op, ce.emit("sort", resultShape(op), "sort", operands,
-                                    attrs));
+        bindResults(ce, op,
+                    ce.emit("sort", resultShape(op), "sort", operands, attrs));
         return success();
       })
       .Case([&](xla::DotGeneralOp o) {
-        return bindOne(ce.emit("dot", o.getType(), "dot", operands,
-                               dotAttrs(o.getLhsBatch(), o.getRhsBatch(),
-                                        o.getLhsContract(),
-                                        o.getRhsContract())));
+        return bindOne(
+            ce.emit("dot", o.getType(), "dot", operands,
+                    dotAttrs(o.getLhsBatch(), o.getRhsBatch(),
+                             o.getLhsContract(), o.getRhsContract())));
       })
       .Case([&](xla::MatmulOp o) {
         auto lhs = tensorOf(o.getLhs()), rhs = tensorOf(o.getRhs());
@@ -631,9 +632,9 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
             lb.push_back(d);
             rb.push_back(d);
           }
-        return bindOne(ce.emit("dot", o.getType(), "dot", operands,
-                               dotAttrs(lb, rb, {lhs.getRank() - 1},
-                                        {rhs.getRank() - 2})));
+        return bindOne(ce.emit(
+            "dot", o.getType(), "dot", operands,
+            dotAttrs(lb, rb, {lhs.getRank() - 1}, {rhs.getRank() - 2})));
       })
       .Case([&](xla::EinsumOp o) { return exportEinsum(ce, o, operands); })
       .Case([&](xla::ReduceOp o) {
@@ -696,20 +697,21 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
         auto type = cast<RankedTensorType>(o.getType());
         std::string x = operands[0];
-        std::string x3 = ce.emit("multiply", type, "multiply",
-                                 {x, ce.emit("multiply", type, "multiply", {x, x})});
-        std::string inner = ce.emit(
-            "add", type, "add",
-            {x, ce.emit("multiply", type, "multiply",
-                        {ce.emitSplat(0.044715, type), x3})});
+        std::string x3 =
+            ce.emit("multiply", type, "multiply",
+                    {x, ce.emit("multiply", type, "multiply", {x, x})});
+        std::string inner =
+            ce.emit("add", type, "add",
+                    {x, ce.emit("multiply", type, "multiply",
+                                {ce.emitSplat(0.044715, type), x3})});
         std::string t = ce.emit(
             "tanh", type, "tanh",
             {ce.emit("multiply", type, "multiply",
                      {ce.emitSplat(std::sqrt(2.0 / M_PI), type), inner})});
         std::string onePlus =
             ce.emit("add", type, "add", {ce.emitSplat(1.0, type), t});
-        std::string half = ce.emit("multiply", type, "multiply",
-                                   {ce.emitSplat(0.5, type), x});
+        std::string half =
+            ce.emit("multiply", type, "multiply", {ce.emitSplat(0.5, type), x});
         return bindOne(ce.emit("multiply", type, "multiply", {half, onePlus}));
       })
       .Case([&](xla::ConvolutionOp o) {
@@ -739,19 +741,18 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         std::string attrs = window + "dim_labels=b" + digits + "f_" + digits +
                             "io->b" + digits + "f";
         if (o.getFeatureGroups() != 1)
-          attrs += ", feature_group_count=" +
-                   std::to_string(o.getFeatureGroups());
-        return bindOne(
-            ce.emit("convolution", o.getType(), "convolution", operands, attrs));
+          attrs +=
+              ", feature_group_count=" + std::to_string(o.getFeatureGroups());
+        return bindOne(ce.emit("convolution", o.getType(), "convolution",
+                               operands, attrs));
       })
       .Case([&](xla::MarkShardingOp o) -> LogicalResult {
         FailureOr<std::string> text = m.shardingText(o.getSharding(), op);
         if (failed(text))
           return failure();
-        return bindOne(ce.emit("custom-call", o.getType(), "custom-call",
-                               operands,
-                               "custom_call_target=\"Sharding\", sharding=" +
-                                   *text));
+        return bindOne(
+            ce.emit("custom-call", o.getType(), "custom-call", operands,
+                    "custom_call_target=\"Sharding\", sharding=" + *text));
       })
       .Case([&](xla::FullToShardOp o) -> LogicalResult {
         FailureOr<std::string> text = m.shardingText(o.getSharding(), op);
@@ -784,9 +785,9 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         auto type = cast<RankedTensorType>(o.getType());
         std::string reducer =
             m.getReducer(reducerOpcode(o.getKind()), type.getElementType());
-        std::string r = ce.emit("all-reduce", type, "all-reduce", operands,
-                                collectiveAttrs(ce, op) + ", to_apply=%" +
-                                    reducer);
+        std::string r =
+            ce.emit("all-reduce", type, "all-reduce", operands,
+                    collectiveAttrs(ce, op) + ", to_apply=%" + reducer);
         if (o.getScale().convertToDouble() != 1.0)
           r = ce.emit("multiply", type, "multiply",
                       {r, ce.emitSplat(o.getScale().convertToDouble(), type)});
@@ -802,10 +803,10 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         auto type = cast<RankedTensorType>(o.getType());
         std::string reducer =
             m.getReducer(reducerOpcode(o.getKind()), type.getElementType());
-        std::string r = ce.emit(
-            "reduce-scatter", type, "reduce-scatter", operands,
-            collectiveAttrs(ce, op) + ", dimensions={" +
-                std::to_string(o.getDim()) + "}, to_apply=%" + reducer);
+        std::string r =
+            ce.emit("reduce-scatter", type, "reduce-scatter", operands,
+                    collectiveAttrs(ce, op) + ", dimensions={" +
+                        std::to_string(o.getDim()) + "}, to_apply=%" + reducer);
         if (o.getScale().convertToDouble() != 1.0)
           r = ce.emit("multiply", type, "multiply",
                       {r, ce.emitSplat(o.getScale().convertToDouble(), type)});
@@ -833,8 +834,9 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
           if (d != split)
             toFront.push_back(d);
         Type element = in.getElementType();
-        std::string x = ce.emit("reshape", RankedTensorType::get(reshaped, element),
-                                "reshape", operands);
+        std::string x =
+            ce.emit("reshape", RankedTensorType::get(reshaped, element),
+                    "reshape", operands);
         auto movedType = RankedTensorType::get(moved, element);
         if (split != 0)
           x = ce.emit("transpose", movedType, "transpose", {x},
@@ -854,9 +856,10 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
                       "transpose", {x}, "dimensions=" + hloIntList(toConcat));
         return bindOne(ce.emit("reshape", o.getType(), "reshape", {x}));
       })
-      .Case([&](xla::CollectivePermuteOp o) {
+      .Case([&](xla::CollectivePermuteOp o) -> LogicalResult {
         // Pairs are positions within each group; HLO wants device ids.
-        SmallVector<int64_t> flat = llvm::to_vector(o.getPairs().getValues<int64_t>());
+        SmallVector<int64_t> flat =
+            llvm::to_vector(o.getPairs().getValues<int64_t>());
         bool grouped = o.getGroupsAttr() || o.getAxesAttr();
         DeviceGroups groups = grouped ? participants(ce, op) : DeviceGroups{};
         std::string pairs = "{";
@@ -871,14 +874,19 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
             addPair(flat[i], flat[i + 1]);
         } else {
           for (const auto &g : groups)
-            for (size_t i = 0; i + 1 < flat.size(); i += 2)
+            for (size_t i = 0; i + 1 < flat.size(); i += 2) {
+              if (flat[i] < 0 || flat[i + 1] < 0 ||
+                  flat[i] >= (int64_t)g.size() ||
+                  flat[i + 1] >= (int64_t)g.size())
+                return unsupported("a pair names a position outside its group");
               addPair(g[flat[i]], g[flat[i + 1]]);
+            }
         }
         pairs += "}";
-        return bindOne(ce.emit(
-            "collective-permute", o.getType(), "collective-permute", operands,
-            "channel_id=" + std::to_string(m.nextChannel()) +
-                ", source_target_pairs=" + pairs));
+        return bindOne(ce.emit("collective-permute", o.getType(),
+                               "collective-permute", operands,
+                               "channel_id=" + std::to_string(m.nextChannel()) +
+                                   ", source_target_pairs=" + pairs));
       })
       .Case([&](xla::AllSliceOp o) {
         // Block `position in group` of the input along dim.
@@ -896,9 +904,9 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         SmallVector<std::string> args{operands[0]};
         for (int64_t d = 0; d < in.getRank(); ++d)
           args.push_back(d == (int64_t)o.getDim() ? offset : zero);
-        return bindOne(ce.emit("dynamic-slice", type, "dynamic-slice", args,
-                               "dynamic_slice_sizes=" +
-                                   hloIntList(type.getShape())));
+        return bindOne(
+            ce.emit("dynamic-slice", type, "dynamic-slice", args,
+                    "dynamic_slice_sizes=" + hloIntList(type.getShape())));
       })
       .Case([&](xla::PartitionIdOp o) {
         return bindOne(ce.emit("partition-id", "u32[]", "partition-id", {}));
@@ -925,8 +933,8 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
             cast<RankedTensorType>(o.getType()).getElementType()));
       })
       .Case([&](xla::ReduceRegionOp o) -> LogicalResult {
-        FailureOr<std::string> body = ComputationExporter::exportScalarRegion(
-            m, o.getBody(), "reducer");
+        FailureOr<std::string> body =
+            ComputationExporter::exportScalarRegion(m, o.getBody(), "reducer");
         if (failed(body))
           return failure();
         bindResults(ce, op,
@@ -936,23 +944,22 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         return success();
       })
       .Case([&](xla::ReduceWindowOp o) -> LogicalResult {
-        FailureOr<std::string> body = ComputationExporter::exportScalarRegion(
-            m, o.getBody(), "reducer");
+        FailureOr<std::string> body =
+            ComputationExporter::exportScalarRegion(m, o.getBody(), "reducer");
         if (failed(body))
           return failure();
-        bindResults(ce, op,
-                    ce.emit("reduce-window", resultShape(op), "reduce-window",
-                            operands,
-                            windowText(o.getWindowDimensions(),
-                                       o.getWindowStrides(), o.getPadding(),
-                                       o.getBaseDilations(),
-                                       o.getWindowDilations()) +
-                                ", to_apply=%" + *body));
+        bindResults(
+            ce, op,
+            ce.emit("reduce-window", resultShape(op), "reduce-window", operands,
+                    windowText(o.getWindowDimensions(), o.getWindowStrides(),
+                               o.getPadding(), o.getBaseDilations(),
+                               o.getWindowDilations()) +
+                        ", to_apply=%" + *body));
         return success();
       })
       .Case([&](xla::SelectAndScatterOp o) -> LogicalResult {
-        FailureOr<std::string> select = ComputationExporter::exportScalarRegion(
-            m, o.getSelect(), "select");
+        FailureOr<std::string> select =
+            ComputationExporter::exportScalarRegion(m, o.getSelect(), "select");
         if (failed(select))
           return failure();
         FailureOr<std::string> scatter =
@@ -983,8 +990,8 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         return success();
       })
       .Case([&](func::CallOp call) -> LogicalResult {
-        auto callee = m.getModule().lookupSymbol<func::FuncOp>(
-            call.getCalleeAttr());
+        auto callee =
+            m.getModule().lookupSymbol<func::FuncOp>(call.getCalleeAttr());
         if (!callee)
           return call.emitError() << "unknown callee " << call.getCalleeAttr();
         FailureOr<std::string> comp = m.getFunction(callee);
@@ -993,8 +1000,8 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
         std::string shape = hloTupleShape(call.getResultTypes());
         if (call.getNumResults() == 1)
           shape = hloTupleShape(call.getResultTypes());
-        std::string n = ce.emit("call", shape, "call", operands,
-                                "to_apply=%" + *comp);
+        std::string n =
+            ce.emit("call", shape, "call", operands, "to_apply=%" + *comp);
         for (auto [r, e] : llvm::zip(call.getResults(),
                                      ce.emitUntuple(n, call.getResultTypes())))
           ce.bind(r, e);

@@ -1,4 +1,4 @@
-//===- HloAst.h - the syntax tree of an HloModule's text ---------*- C++ -*-===//
+//===- HloAst.h - the syntax tree of an HloModule's text --------*- C++ -*-===//
 //
 // What the HLO text parser produces and the importer reads: a module, its
 // computations and their instructions, with attribute values kept as text

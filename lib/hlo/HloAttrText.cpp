@@ -180,8 +180,8 @@ bool readReplicaGroups(StringRef text,
   }
   StringRef body = s;
   if (!stripBraces(body, '{', '}')) {
-    error = "expected replica groups like {{0,1},{2,3}}, found '" +
-            text.str() + "'";
+    error = "expected replica groups like {{0,1},{2,3}}, found '" + text.str() +
+            "'";
     return false;
   }
   if (body.empty())
@@ -224,8 +224,8 @@ bool readPairs(StringRef text, std::vector<std::pair<int64_t, int64_t>> &pairs,
 bool readSlice(StringRef text, SliceDims &slice, std::string &error) {
   StringRef body = text;
   if (!stripBraces(body, '{', '}')) {
-    error = "expected slice={[start:limit:stride], ...}, found '" +
-            text.str() + "'";
+    error = "expected slice={[start:limit:stride], ...}, found '" + text.str() +
+            "'";
     return false;
   }
   if (body.empty())
@@ -362,7 +362,9 @@ bool readDimLabels(StringRef text, ConvLabels &labels, std::string &error) {
         return false;
       spatial[c - '0'] = i;
     }
-    return true;
+    // Each of a, b and the spatial digits exactly once.
+    return llvm::count(s, a) == 1 && llvm::count(s, b) == 1 &&
+           !llvm::is_contained(spatial, -1);
   };
   if (!read(lhs, 'b', 'f', labels.lhsBatch, labels.lhsFeature,
             labels.lhsSpatial))

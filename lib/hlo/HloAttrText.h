@@ -1,4 +1,4 @@
-//===- HloAttrText.h - reading HLO attribute values --------------*- C++ -*-===//
+//===- HloAttrText.h - reading HLO attribute values -------------*- C++ -*-===//
 //
 // The attribute values of HLO instructions, from the text the parser kept:
 // integer lists `{0,1}`, replica groups `{{0,1},{2,3}}` or `[2,2]<=[4]`,

@@ -1,4 +1,4 @@
-//===- HloExportContext.h - state of the HLO text exporter -------*- C++ -*-===//
+//===- HloExportContext.h - state of the HLO text exporter ------*- C++ -*-===//
 //
 // The exporter prints one computation at a time (`ComputationExporter`):
 // values get instruction names, each op appends lines. Module-wide state
@@ -107,16 +107,15 @@ public:
 
   /// Finishes with ROOT `results` (a tuple unless exactly one array), with
   /// an optional sharding on the ROOT; returns the computation's name.
-  std::string finish(llvm::ArrayRef<std::string> results,
-                     mlir::TypeRange types, bool entry = false,
-                     llvm::StringRef rootSharding = "",
+  std::string finish(llvm::ArrayRef<std::string> results, mlir::TypeRange types,
+                     bool entry = false, llvm::StringRef rootSharding = "",
                      bool forceTuple = false);
 
   /// Exports `region` (one block, ending in xla.yield) as a computation
   /// whose parameters are the block arguments (scalar bodies).
-  static mlir::FailureOr<std::string>
-  exportScalarRegion(ModuleExporter &module, mlir::Region &region,
-                     llvm::StringRef base);
+  static mlir::FailureOr<std::string> exportScalarRegion(ModuleExporter &module,
+                                                         mlir::Region &region,
+                                                         llvm::StringRef base);
 
   ModuleExporter &getModule() { return module; }
 

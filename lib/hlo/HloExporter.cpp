@@ -144,8 +144,7 @@ LogicalResult ModuleExporter::run(StringRef function, raw_ostream &os) {
   if (!function.empty()) {
     entry = module.lookupSymbol<func::FuncOp>(function);
     if (!entry)
-      return module.emitError() << "no function @" << function
-                                << " to export";
+      return module.emitError() << "no function @" << function << " to export";
   } else {
     SmallVector<func::FuncOp> candidates;
     for (auto f : module.getOps<func::FuncOp>())
@@ -165,9 +164,10 @@ LogicalResult ModuleExporter::run(StringRef function, raw_ostream &os) {
   bool partitioned = entry->hasAttr(xla::kPartitionedAttrName);
   for (BlockArgument arg : entry.getArguments()) {
     std::string p = ce.addParameter(arg.getType(), "Arg");
-    if (auto s = partitioned ? xla::ShardingAttr()
-                             : entry.getArgAttrOfType<xla::ShardingAttr>(
-            arg.getArgNumber(), xla::kShardingAttrName)) {
+    if (auto s = partitioned
+                     ? xla::ShardingAttr()
+                     : entry.getArgAttrOfType<xla::ShardingAttr>(
+                           arg.getArgNumber(), xla::kShardingAttrName)) {
       FailureOr<std::string> text = shardingText(s, entry);
       if (failed(text))
         return failure();
@@ -285,8 +285,8 @@ std::string xspmd::hlo::formatScalar(double value, Type element) {
 
 std::string ComputationExporter::emitConstant(Type type, StringRef literal) {
   std::string n = module.uniqueName("constant");
-  lines.push_back(
-      {n, "%" + n + " = " + hloShape(type) + " constant(" + literal.str() + ")"});
+  lines.push_back({n, "%" + n + " = " + hloShape(type) + " constant(" +
+                          literal.str() + ")"});
   return n;
 }
 
@@ -327,14 +327,14 @@ FailureOr<std::string> ComputationExporter::lookup(Value value,
                                                    Operation *user) {
   auto it = names.find(value);
   if (it == names.end())
-    return user->emitError()
-           << "internal: an operand of '" << user->getName()
-           << "' has no HLO instruction";
+    return user->emitError() << "internal: an operand of '" << user->getName()
+                             << "' has no HLO instruction";
   return it->second;
 }
 
-LogicalResult ComputationExporter::lookupAll(ValueRange values, Operation *user,
-                                             SmallVectorImpl<std::string> &out) {
+LogicalResult
+ComputationExporter::lookupAll(ValueRange values, Operation *user,
+                               SmallVectorImpl<std::string> &out) {
   for (Value v : values) {
     FailureOr<std::string> n = lookup(v, user);
     if (failed(n))
@@ -393,9 +393,9 @@ std::string ComputationExporter::finish(ArrayRef<std::string> results,
   // sharding attached to the ROOT is the result's alone.
   bool needCopy = false;
   for (const Line &line : lines)
-    if (line.name == root && (line.isParameter ||
-                              (!rootSharding.empty() &&
-                               StringRef(line.text).contains(", sharding="))))
+    if (line.name == root &&
+        (line.isParameter || (!rootSharding.empty() &&
+                              StringRef(line.text).contains(", sharding="))))
       needCopy = true;
   if (needCopy) {
     std::string shape = single ? hloShape(types.front()) : hloTupleShape(types);

@@ -1,4 +1,4 @@
-//===- HloExporter.h - the xla dialect to HloModule text ---------*- C++ -*-===//
+//===- HloExporter.h - the xla dialect to HloModule text --------*- C++ -*-===//
 //
 // Prints an `xla` module as an HloModule that the importer (and XLA's
 // parser) reads: the entry function becomes the ENTRY computation, regions

@@ -1,4 +1,4 @@
-//===- HloImportContext.h - state shared by the opcode importers -*- C++ -*-===//
+//===- HloImportContext.h - state of the opcode importers -------*- C++ -*-===//
 //
 // The importer walks a computation's instructions in order; each opcode's
 // importer (one file per family: ImportElementwise.cpp, ImportShape.cpp,
@@ -145,20 +145,20 @@ public:
   mlir::LogicalResult getOperands(const Instruction &inst,
                                   llvm::SmallVectorImpl<mlir::Value> &values);
   /// The defining HLO instruction of operand `i` (for constants).
-  const Instruction *getOperandInstruction(const Instruction &inst,
-                                           unsigned i);
+  const Instruction *getOperandInstruction(const Instruction &inst, unsigned i);
   /// The shape of operand `i`.
   const Shape &getOperandShape(const Instruction &inst, unsigned i);
   mlir::LogicalResult expectOperands(const Instruction &inst, unsigned n);
 
   /// The result type of an array instruction.
-  mlir::FailureOr<mlir::RankedTensorType> getResultType(const Instruction &inst);
+  mlir::FailureOr<mlir::RankedTensorType>
+  getResultType(const Instruction &inst);
 
   void setResult(const Instruction &inst, mlir::ValueRange leaves);
 
   /// Attribute readers with located errors; `required` ones report absence.
   const HloAttr *getAttr(const Instruction &inst, llvm::StringRef name,
-                           bool required);
+                         bool required);
   mlir::FailureOr<llvm::SmallVector<int64_t>>
   getIntList(const Instruction &inst, llvm::StringRef name, bool required);
   mlir::FailureOr<int64_t> getInt(const Instruction &inst,

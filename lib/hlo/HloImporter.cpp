@@ -35,8 +35,7 @@ ModuleImporter::ModuleImporter(const Module &ast, llvm::SourceMgr &sourceMgr,
 FileLineColLoc ModuleImporter::getLoc(llvm::SMLoc loc) {
   unsigned bufferId = sourceMgr.getMainFileID();
   auto [line, col] = sourceMgr.getLineAndColumn(loc, bufferId);
-  StringRef name =
-      sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
+  StringRef name = sourceMgr.getMemoryBuffer(bufferId)->getBufferIdentifier();
   return FileLineColLoc::get(getContext(), name, line, col);
 }
 
@@ -46,13 +45,13 @@ Location ModuleImporter::getOpLoc(const Instruction &inst) {
     const Metadata &md = *inst.metadata;
     Location child = hloLoc;
     if (!md.sourceFile.empty())
-      child = FileLineColLoc::get(getContext(), md.sourceFile, md.sourceLine,
-                                  0);
+      child =
+          FileLineColLoc::get(getContext(), md.sourceFile, md.sourceLine, 0);
     if (!md.opName.empty() || !md.sourceFile.empty())
-      return NameLoc::get(
-          StringAttr::get(getContext(),
-                          md.opName.empty() ? inst.name : md.opName),
-          child);
+      return NameLoc::get(StringAttr::get(getContext(), md.opName.empty()
+                                                            ? inst.name
+                                                            : md.opName),
+                          child);
   }
   return NameLoc::get(StringAttr::get(getContext(), inst.name), hloLoc);
 }
@@ -192,7 +191,8 @@ LogicalResult ModuleImporter::run() {
   return importFunction(entry, "main", /*isEntry=*/true);
 }
 
-FailureOr<func::FuncOp> ModuleImporter::getCalledFunction(const Computation &c) {
+FailureOr<func::FuncOp>
+ModuleImporter::getCalledFunction(const Computation &c) {
   auto it = calledFunctions.find(c.name);
   if (it != calledFunctions.end())
     return it->second;
@@ -213,8 +213,8 @@ FailureOr<func::FuncOp> ModuleImporter::importFunction(const Computation &comp,
   std::vector<const Instruction *> params = comp.getParameters();
   for (auto [i, p] : llvm::enumerate(params))
     if (p->parameterNumber != (int64_t)i)
-      return emitError(p->loc) << "computation '" << comp.name
-                               << "' has no parameter " << i;
+      return emitError(p->loc)
+             << "computation '" << comp.name << "' has no parameter " << i;
   SmallVector<Type> argTypes, resultTypes;
   SmallVector<int64_t> argCounts;
   for (const Instruction *p : params) {
@@ -228,9 +228,9 @@ FailureOr<func::FuncOp> ModuleImporter::importFunction(const Computation &comp,
     return failure();
   OpBuilder builder(module.getBodyRegion());
   builder.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(builder, getLoc(comp.loc), name,
-                                   builder.getFunctionType(argTypes,
-                                                           resultTypes));
+  auto func =
+      func::FuncOp::create(builder, getLoc(comp.loc), name,
+                           builder.getFunctionType(argTypes, resultTypes));
   if (!isEntry) {
     func.setPrivate();
     calledFunctions[comp.name] = func;
@@ -287,8 +287,8 @@ ComputationImporter::importBody(const Computation &comp,
   params = paramValues;
   for (const Instruction &inst : comp.instructions) {
     if (instructions.count(inst.name))
-      return emitError(inst.loc) << "instruction '%" << inst.name
-                                 << "' is defined twice";
+      return emitError(inst.loc)
+             << "instruction '%" << inst.name << "' is defined twice";
     if (failed(importInstruction(inst)))
       return failure();
     instructions[inst.name] = &inst;
@@ -323,8 +323,7 @@ LogicalResult ComputationImporter::importRegion(const Computation &comp,
 }
 
 LogicalResult
-ComputationImporter::importInlineRegion(const Computation &comp,
-                                        Region &region,
+ComputationImporter::importInlineRegion(const Computation &comp, Region &region,
                                         ArrayRef<SmallVector<Value>> bound) {
   Block *block = new Block();
   region.push_back(block);
@@ -353,10 +352,10 @@ LogicalResult ComputationImporter::importInstruction(const Instruction &inst) {
              << " operands)";
     values[inst.name] = params[inst.parameterNumber];
     if (values[inst.name].size() != (size_t)inst.shape.numLeaves())
-      return emitError(inst.loc) << "parameter " << inst.parameterNumber
-                                 << " has " << inst.shape.numLeaves()
-                                 << " arrays but is given "
-                                 << values[inst.name].size();
+      return emitError(inst.loc)
+             << "parameter " << inst.parameterNumber << " has "
+             << inst.shape.numLeaves() << " arrays but is given "
+             << values[inst.name].size();
     return success();
   }
   auto it = module.getTable().find(inst.opcode);
@@ -365,8 +364,8 @@ LogicalResult ComputationImporter::importInstruction(const Instruction &inst) {
   if (failed(it->second(*this, inst)))
     return failure();
   if (!values.count(inst.name))
-    return emitError(inst.loc) << "internal: '%" << inst.name
-                               << "' was not bound by its importer";
+    return emitError(inst.loc)
+           << "internal: '%" << inst.name << "' was not bound by its importer";
   return applySharding(inst);
 }
 
@@ -387,7 +386,8 @@ LogicalResult ComputationImporter::applySharding(const Instruction &inst) {
       continue;
     Operation *def = leaf.getDefiningOp();
     if (def && def->getNumResults() == 1 &&
-        !def->hasAttr(xla::kShardingAttrName) && !isa<xla::MarkShardingOp>(def)) {
+        !def->hasAttr(xla::kShardingAttrName) &&
+        !isa<xla::MarkShardingOp>(def)) {
       def->setAttr(xla::kShardingAttrName, sharding);
       continue;
     }
@@ -412,9 +412,8 @@ FailureOr<Value> ComputationImporter::getOperand(const Instruction &inst,
   return leaves.front();
 }
 
-LogicalResult
-ComputationImporter::getOperands(const Instruction &inst,
-                                 SmallVectorImpl<Value> &result) {
+LogicalResult ComputationImporter::getOperands(const Instruction &inst,
+                                               SmallVectorImpl<Value> &result) {
   for (unsigned i = 0, e = inst.operands.size(); i < e; ++i) {
     FailureOr<Value> v = getOperand(inst, i);
     if (failed(v))
@@ -442,8 +441,8 @@ LogicalResult ComputationImporter::expectOperands(const Instruction &inst,
                                                   unsigned n) {
   if (inst.operands.size() == n)
     return success();
-  return emitError(inst) << "'" << inst.opcode << "' takes " << n
-                         << " operand" << (n == 1 ? "" : "s") << ", found "
+  return emitError(inst) << "'" << inst.opcode << "' takes " << n << " operand"
+                         << (n == 1 ? "" : "s") << ", found "
                          << inst.operands.size();
 }
 
@@ -458,11 +457,11 @@ void ComputationImporter::setResult(const Instruction &inst,
 }
 
 const HloAttr *ComputationImporter::getAttr(const Instruction &inst,
-                                              StringRef name, bool required) {
+                                            StringRef name, bool required) {
   const HloAttr *attr = inst.findAttribute(name);
   if (!attr && required)
-    emitError(inst) << "HLO instruction '" << inst.opcode << "' (%"
-                    << inst.name << ") needs '" << name << "='";
+    emitError(inst) << "HLO instruction '" << inst.opcode << "' (%" << inst.name
+                    << ") needs '" << name << "='";
   return attr;
 }
 
@@ -512,8 +511,8 @@ LogicalResult ComputationImporter::unsupported(const Instruction &inst,
 std::string ComputationImporter::getBinaryReducer(const Computation &comp) {
   std::vector<const Instruction *> params = comp.getParameters();
   const Instruction &root = comp.getRoot();
-  if (params.size() != 2 || root.operands.size() != 2 ||
-      root.shape.isTuple || !root.shape.dims.empty())
+  if (params.size() != 2 || root.operands.size() != 2 || root.shape.isTuple ||
+      !root.shape.dims.empty())
     return "";
   StringRef a = root.operands[0].name, b = root.operands[1].name;
   StringRef p0 = params[0]->name, p1 = params[1]->name;
@@ -551,8 +550,7 @@ Value ComputationImporter::broadcastScalar(const Instruction &inst, Value x,
   if (xType.getRank() != 0 || type.getRank() == 0)
     return x;
   return xla::BroadcastInDimOp::create(
-      builder, getLoc(inst), type.clone(xType.getElementType()), x,
-      i64s({}));
+      builder, getLoc(inst), type.clone(xType.getElementType()), x, i64s({}));
 }
 
 //===----------------------------------------------------------------------===//
@@ -590,8 +588,8 @@ OwningOpRef<ModuleOp> xspmd::hlo::importHloModule(llvm::SourceMgr &sourceMgr,
   if (!parseModule(buffer->getBuffer(), ast, error)) {
     unsigned bufferId = sourceMgr.getMainFileID();
     auto [line, col] = sourceMgr.getLineAndColumn(error.loc, bufferId);
-    mlir::emitError(FileLineColLoc::get(ctx, buffer->getBufferIdentifier(),
-                                        line, col))
+    mlir::emitError(
+        FileLineColLoc::get(ctx, buffer->getBufferIdentifier(), line, col))
         << error.message;
     return nullptr;
   }
@@ -599,8 +597,8 @@ OwningOpRef<ModuleOp> xspmd::hlo::importHloModule(llvm::SourceMgr &sourceMgr,
   {
     unsigned bufferId = sourceMgr.getMainFileID();
     auto [line, col] = sourceMgr.getLineAndColumn(ast.loc, bufferId);
-    module = ModuleOp::create(FileLineColLoc::get(
-        ctx, buffer->getBufferIdentifier(), line, col));
+    module = ModuleOp::create(
+        FileLineColLoc::get(ctx, buffer->getBufferIdentifier(), line, col));
   }
   module->setSymNameAttr(StringAttr::get(ctx, ast.name));
   ModuleImporter run(ast, sourceMgr, *module);

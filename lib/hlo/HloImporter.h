@@ -1,4 +1,4 @@
-//===- HloImporter.h - HloModule text to the xla dialect ---------*- C++ -*-===//
+//===- HloImporter.h - HloModule text to the xla dialect --------*- C++ -*-===//
 //
 // Imports an XLA HloModule (text) into an `xla` module: one meshes
 // declaration inferred from the shardings, the entry computation as a

@@ -5,8 +5,8 @@
 using namespace xspmd::hlo;
 
 static bool isPunct(char c) {
-  return c == '(' || c == ')' || c == '[' || c == ']' || c == '{' ||
-         c == '}' || c == ',' || c == '=' || c == '"';
+  return c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}' ||
+         c == ',' || c == '=' || c == '"';
 }
 
 static bool isSpace(char c) {

@@ -1,4 +1,4 @@
-//===- HloLexer.h - tokens of HloModule text ---------------------*- C++ -*-===//
+//===- HloLexer.h - tokens of HloModule text --------------------*- C++ -*-===//
 //
 // HLO text has few punctuation marks that matter for its structure:
 // brackets, commas, `=` and strings. Everything else (names, opcodes,
@@ -40,7 +40,9 @@ struct Token {
 
   bool is(Kind k) const { return kind == k; }
   bool isWord(llvm::StringRef w) const { return kind == word && text == w; }
-  llvm::SMLoc getLoc() const { return llvm::SMLoc::getFromPointer(text.data()); }
+  llvm::SMLoc getLoc() const {
+    return llvm::SMLoc::getFromPointer(text.data());
+  }
   const char *end() const { return text.data() + text.size(); }
 };
 

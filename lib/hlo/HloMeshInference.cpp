@@ -63,8 +63,8 @@ xla::MeshAttr toMesh(MLIRContext *ctx, const Layout &layout) {
   for (auto [i, size] : llvm::enumerate(layout.sizes))
     axes.push_back(
         xla::MeshAxisAttr::get(ctx, StringAttr::get(ctx, axisName(i)), size));
-  bool iota = llvm::equal(layout.devices,
-                          llvm::seq<int64_t>(0, layout.devices.size()));
+  bool iota =
+      llvm::equal(layout.devices, llvm::seq<int64_t>(0, layout.devices.size()));
   return xla::MeshAttr::get(ctx, axes,
                             iota ? ArrayRef<int64_t>() : layout.devices, {});
 }
@@ -98,9 +98,9 @@ LogicalResult MeshInference::finalize(std::optional<int64_t> declaredDevices,
              << " devices but the module runs on " << numDevices;
     if (s.parsed.kind == Kind::maximal &&
         (s.parsed.device < 0 || s.parsed.device >= numDevices))
-      return emitError(s.loc) << "sharding '" << s.text << "' names device "
-                              << s.parsed.device << " of a module on "
-                              << numDevices << " devices";
+      return emitError(s.loc)
+             << "sharding '" << s.text << "' names device " << s.parsed.device
+             << " of a module on " << numDevices << " devices";
   }
 
   if (numDevices == 1) {
@@ -140,15 +140,15 @@ LogicalResult MeshInference::finalize(std::optional<int64_t> declaredDevices,
 
   // Tries the shardings on a mesh without reporting anything.
   auto expressesAll = [&](xla::MeshAttr mesh) {
-    ScopedDiagnosticHandler silence(ctx, [](Diagnostic &) { return success(); });
+    ScopedDiagnosticHandler silence(ctx,
+                                    [](Diagnostic &) { return success(); });
     auto ref = FlatSymbolRefAttr::get(ctx, "mesh");
     for (const Seen &s : seen) {
       if (s.parsed.kind != Kind::tiled)
         continue;
       int64_t rank = s.parsed.tileDims.size() - s.parsed.numSubgroupDims();
-      if (failed(interop::importHloSharding(s.text, mesh, ref, rank, [&] {
-            return emitError(s.loc);
-          })))
+      if (failed(interop::importHloSharding(s.text, mesh, ref, rank,
+                                            [&] { return emitError(s.loc); })))
         return false;
     }
     return true;
@@ -172,8 +172,8 @@ FlatSymbolRefAttr MeshInference::getDefaultMeshRef() const {
   return FlatSymbolRefAttr::get(ctx, meshes.front().name);
 }
 
-FailureOr<xla::ShardingAttr>
-MeshInference::import(StringRef text, int64_t rank, Location loc) {
+FailureOr<xla::ShardingAttr> MeshInference::import(StringRef text, int64_t rank,
+                                                   Location loc) {
   interop::HloSharding parsed;
   std::string error;
   if (!interop::parseHloSharding(text, parsed, error))

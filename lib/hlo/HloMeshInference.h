@@ -1,4 +1,4 @@
-//===- HloMeshInference.h - meshes from an HLO module's shardings -*- C++ -*-===//
+//===- HloMeshInference.h - meshes inferred from shardings ------*- C++ -*-===//
 //
 // HLO has no meshes: each sharding lists its own tile assignment. The
 // importer needs `xla.mesh` symbols over which every sharding is a

@@ -309,7 +309,8 @@ bool Parser::parseOperands(Instruction &inst) {
   }
   if (inst.opcode == "parameter") {
     const Token &tok = peek();
-    if (!tok.is(Token::word) || tok.text.getAsInteger(10, inst.parameterNumber) ||
+    if (!tok.is(Token::word) ||
+        tok.text.getAsInteger(10, inst.parameterNumber) ||
         inst.parameterNumber < 0)
       return fail("expected a parameter number, found " + describe(tok));
     consume();
@@ -492,7 +493,8 @@ bool Parser::parseModule(Module &module) {
     HloAttr attr;
     attr.loc = peek().getLoc();
     if (!peek().is(Token::word))
-      return fail("expected a module attribute name, found " + describe(peek()));
+      return fail("expected a module attribute name, found " +
+                  describe(peek()));
     attr.name = consume().text.str();
     if (!expect(Token::equal, "'=' after attribute '" + attr.name + "'"))
       return false;

@@ -1,4 +1,4 @@
-//===- HloParser.h - HloModule text to its syntax tree -----------*- C++ -*-===//
+//===- HloParser.h - HloModule text to its syntax tree ----------*- C++ -*-===//
 //
 // Parses the text XLA prints for an HloModule (HloModule::ToString, the
 // dumps of --xla_dump_to, torch_xla's XLA_SAVE_TENSORS_FMT=hlo and

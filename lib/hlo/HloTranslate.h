@@ -1,4 +1,4 @@
-//===- HloTranslate.h - HLO text translations for mlir-translate -*- C++ -*-===//
+//===- HloTranslate.h - HLO translations for mlir-translate -----*- C++ -*-===//
 //
 // Registers `--import-hlo` (HLO text → xla module) and `--export-hlo`
 // (xla module → HLO text) with MLIR's translation registry, for

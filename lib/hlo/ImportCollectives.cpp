@@ -35,9 +35,8 @@ LogicalResult getGroups(ComputationImporter &ci, const Instruction &inst,
   SmallVector<int64_t> flat;
   for (const SmallVector<int64_t> &g : groups)
     llvm::append_range(flat, g);
-  auto type = RankedTensorType::get(
-      {(int64_t)groups.size(), groupSize},
-      IntegerType::get(ci.getContext(), 64));
+  auto type = RankedTensorType::get({(int64_t)groups.size(), groupSize},
+                                    IntegerType::get(ci.getContext(), 64));
   attrs.push_back(ci.named("groups", DenseIntElementsAttr::get(type, flat)));
   return success();
 }
@@ -78,14 +77,14 @@ LogicalResult importAllReduce(ComputationImporter &ci,
     return failure();
   if (types.size() != operands.size())
     return ci.emitError(inst) << "all-reduce: " << operands.size()
-                              << " operands but " << types.size()
-                              << " results";
+                              << " operands but " << types.size() << " results";
   attrs.push_back(
       ci.named("kind", xla::ReductionKindAttr::get(ci.getContext(), *kind)));
   // A tuple all-reduce is one all-reduce per array.
   SmallVector<Value> results;
   for (auto [v, t] : llvm::zip(operands, types))
-    results.push_back(ci.create<xla::AllReduceOp>(inst, t, v, attrs).getResult());
+    results.push_back(
+        ci.create<xla::AllReduceOp>(inst, t, v, attrs).getResult());
   ci.setResult(inst, results);
   return success();
 }
@@ -108,8 +107,9 @@ LogicalResult importAllGather(ComputationImporter &ci,
                         "expected one dimension");
   attrs.push_back(
       ci.named("dim", ci.getBuilder().getI64IntegerAttr(dims->front())));
-  ci.setResult(inst,
-               ci.create<xla::AllGatherOp>(inst, *type, *input, attrs).getResult());
+  ci.setResult(
+      inst,
+      ci.create<xla::AllGatherOp>(inst, *type, *input, attrs).getResult());
   return success();
 }
 
@@ -135,13 +135,13 @@ LogicalResult importReduceScatter(ComputationImporter &ci,
       ci.named("kind", xla::ReductionKindAttr::get(ci.getContext(), *kind)));
   attrs.push_back(
       ci.named("dim", ci.getBuilder().getI64IntegerAttr(dims->front())));
-  ci.setResult(inst, ci.create<xla::ReduceScatterOp>(inst, *type, *input, attrs)
-                         .getResult());
+  ci.setResult(
+      inst,
+      ci.create<xla::ReduceScatterOp>(inst, *type, *input, attrs).getResult());
   return success();
 }
 
-LogicalResult importAllToAll(ComputationImporter &ci,
-                             const Instruction &inst) {
+LogicalResult importAllToAll(ComputationImporter &ci, const Instruction &inst) {
   if (inst.operands.size() != 1 || !inst.findAttribute("dimensions"))
     return ci.unsupported(inst, "the tuple form of all-to-all (several "
                                 "operands, no dimensions=)");
@@ -162,8 +162,8 @@ LogicalResult importAllToAll(ComputationImporter &ci,
   attrs.push_back(ci.named("split_dim", b.getI64IntegerAttr(dims->front())));
   attrs.push_back(ci.named("concat_dim", b.getI64IntegerAttr(dims->front())));
   attrs.push_back(ci.named("split_count", b.getI64IntegerAttr(groupSize)));
-  ci.setResult(inst,
-               ci.create<xla::AllToAllOp>(inst, *type, *input, attrs).getResult());
+  ci.setResult(
+      inst, ci.create<xla::AllToAllOp>(inst, *type, *input, attrs).getResult());
   return success();
 }
 
@@ -184,13 +184,14 @@ LogicalResult importCollectivePermute(ComputationImporter &ci,
   SmallVector<int64_t> flat;
   for (auto [s, t] : pairs)
     flat.append({s, t});
-  auto pairsType = RankedTensorType::get(
-      {(int64_t)pairs.size(), 2}, IntegerType::get(ci.getContext(), 64));
-  ci.setResult(inst, ci.create<xla::CollectivePermuteOp>(
-                           inst, *type, *input,
-                           {ci.named("pairs", DenseIntElementsAttr::get(
-                                                  pairsType, flat))})
-                         .getResult());
+  auto pairsType = RankedTensorType::get({(int64_t)pairs.size(), 2},
+                                         IntegerType::get(ci.getContext(), 64));
+  ci.setResult(
+      inst,
+      ci.create<xla::CollectivePermuteOp>(
+            inst, *type, *input,
+            {ci.named("pairs", DenseIntElementsAttr::get(pairsType, flat))})
+          .getResult());
   return success();
 }
 
@@ -199,7 +200,8 @@ LogicalResult importPartitionId(ComputationImporter &ci,
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
   if (failed(type))
     return failure();
-  ci.setResult(inst, ci.create<xla::PartitionIdOp>(inst, *type, {}).getResult());
+  ci.setResult(inst,
+               ci.create<xla::PartitionIdOp>(inst, *type, {}).getResult());
   return success();
 }
 
@@ -230,13 +232,13 @@ LogicalResult importCustomCall(ComputationImporter &ci,
   if (!target)
     return failure();
   std::string name = readString(target->value);
-  auto shardingOf = [&](const Instruction &of, int64_t rank)
-      -> FailureOr<xla::ShardingAttr> {
+  auto shardingOf = [&](const Instruction &of,
+                        int64_t rank) -> FailureOr<xla::ShardingAttr> {
     const HloAttr *attr = of.findAttribute("sharding");
     if (!attr)
       return ci.emitError(of.opcodeLoc)
-             << "custom-call '" << name << "' needs a sharding on '%"
-             << of.name << "'";
+             << "custom-call '" << name << "' needs a sharding on '%" << of.name
+             << "'";
     return ci.getModule().getMeshes().import(attr->value, rank,
                                              ci.getModule().getLoc(attr->loc));
   };
@@ -256,10 +258,10 @@ LogicalResult importCustomCall(ComputationImporter &ci,
     FailureOr<xla::ShardingAttr> sharding = shardingOf(inst, type.getRank());
     if (failed(sharding))
       return failure();
-    ci.setResult(inst, ci.create<xla::MarkShardingOp>(
-                             inst, type, *input,
-                             {ci.named("sharding", *sharding)})
-                           .getResult());
+    ci.setResult(
+        inst, ci.create<xla::MarkShardingOp>(inst, type, *input,
+                                             {ci.named("sharding", *sharding)})
+                  .getResult());
     return success();
   }
   if (name == "SPMDFullToShardShape" || name == "SPMDShardToFullShape") {
@@ -278,19 +280,18 @@ LogicalResult importCustomCall(ComputationImporter &ci,
       if (!holder)
         return ci.emitError(inst) << name << ": the operand has no sharding";
     }
-    auto globalType = toShard ? cast<RankedTensorType>(input->getType())
-                              : *type;
+    auto globalType =
+        toShard ? cast<RankedTensorType>(input->getType()) : *type;
     FailureOr<xla::ShardingAttr> sharding =
         shardingOf(*holder, globalType.getRank());
     if (failed(sharding))
       return failure();
     NamedAttribute attr = ci.named("sharding", *sharding);
     Value result =
-        toShard
-            ? ci.create<xla::FullToShardOp>(inst, *type, *input, {attr})
-                  .getResult()
-            : ci.create<xla::ShardToFullOp>(inst, *type, *input, {attr})
-                  .getResult();
+        toShard ? ci.create<xla::FullToShardOp>(inst, *type, *input, {attr})
+                      .getResult()
+                : ci.create<xla::ShardToFullOp>(inst, *type, *input, {attr})
+                      .getResult();
     ci.setResult(inst, result);
     return success();
   }

@@ -54,14 +54,14 @@ LogicalResult importConditional(ComputationImporter &ci,
     for (const std::string &name : names) {
       const Computation *c = m.getAst().findComputation(name);
       if (!c)
-        return ci.emitError(list->loc) << "no computation named '" << name
-                                       << "'";
+        return ci.emitError(list->loc)
+               << "no computation named '" << name << "'";
       branches.push_back(c);
     }
   } else {
     const Computation *t = m.lookupComputation(inst, "true_computation");
-    const Computation *f = t ? m.lookupComputation(inst, "false_computation")
-                             : nullptr;
+    const Computation *f =
+        t ? m.lookupComputation(inst, "false_computation") : nullptr;
     if (!t || !f)
       return failure();
     branches = {t, f};
@@ -102,11 +102,11 @@ LogicalResult importCall(ComputationImporter &ci, const Instruction &inst) {
   for (unsigned i = 0, e = inst.operands.size(); i < e; ++i)
     llvm::append_range(args, ci.getOperandLeaves(inst, i));
   if (args.size() != func->getNumArguments())
-    return ci.emitError(inst) << "call: computation '" << callee->name
-                              << "' takes " << func->getNumArguments()
-                              << " arrays, given " << args.size();
-  auto call = func::CallOp::create(ci.getBuilder(), ci.getLoc(inst), *func,
-                                   args);
+    return ci.emitError(inst)
+           << "call: computation '" << callee->name << "' takes "
+           << func->getNumArguments() << " arrays, given " << args.size();
+  auto call =
+      func::CallOp::create(ci.getBuilder(), ci.getLoc(inst), *func, args);
   ci.setResult(inst, call.getResults());
   return success();
 }

@@ -29,10 +29,11 @@ LogicalResult importDot(ComputationImporter &ci, const Instruction &inst) {
   if (failed(type) || failed(ci.expectOperands(inst, 2)) ||
       failed(ci.getOperands(inst, operands)))
     return failure();
-  FailureOr<SmallVector<int64_t>> lb = ci.getIntList(inst, "lhs_batch_dims", false),
-                                  rb = ci.getIntList(inst, "rhs_batch_dims", false),
-                                  lc = ci.getIntList(inst, "lhs_contracting_dims", false),
-                                  rc = ci.getIntList(inst, "rhs_contracting_dims", false);
+  FailureOr<SmallVector<int64_t>>
+      lb = ci.getIntList(inst, "lhs_batch_dims", false),
+      rb = ci.getIntList(inst, "rhs_batch_dims", false),
+      lc = ci.getIntList(inst, "lhs_contracting_dims", false),
+      rc = ci.getIntList(inst, "rhs_contracting_dims", false);
   if (failed(lb) || failed(rb) || failed(lc) || failed(rc))
     return failure();
   for (Value &v : operands)
@@ -73,6 +74,15 @@ LogicalResult importConvolution(ComputationImporter &ci,
   if (!readDimLabels(labelsAttr->value, labels, error))
     return ci.attrError(*labelsAttr, error);
   int64_t spatial = labels.lhsSpatial.size();
+  auto rankOf = [](Value v) {
+    return cast<RankedTensorType>(v.getType()).getRank();
+  };
+  if (rankOf(operands[0]) != spatial + 2 ||
+      rankOf(operands[1]) != spatial + 2 || type->getRank() != spatial + 2)
+    return ci.attrError(*labelsAttr,
+                        "the labels name " + std::to_string(spatial + 2) +
+                            " dimensions per operand, which does not match "
+                            "the operand and result ranks");
   Window window;
   if (const HloAttr *w = inst.findAttribute("window")) {
     if (!readWindow(w->value, window, error))
@@ -105,7 +115,8 @@ LogicalResult importConvolution(ComputationImporter &ci,
     if (*g != 1)
       return ci.unsupported(inst, "batch_group_count > 1");
   }
-  SmallVector<int64_t> lhsPerm{labels.lhsBatch}, rhsPerm, outOrder{labels.outBatch};
+  SmallVector<int64_t> lhsPerm{labels.lhsBatch}, rhsPerm,
+      outOrder{labels.outBatch};
   llvm::append_range(lhsPerm, labels.lhsSpatial);
   lhsPerm.push_back(labels.lhsFeature);
   llvm::append_range(rhsPerm, labels.rhsSpatial);
@@ -113,10 +124,10 @@ LogicalResult importConvolution(ComputationImporter &ci,
   llvm::append_range(outOrder, labels.outSpatial);
   outOrder.push_back(labels.outFeature);
   Type element = type->getElementType();
-  Value lhs = transposeIfNeeded(ci, inst, convertTo(ci, inst, operands[0], element),
-                                lhsPerm);
-  Value rhs = transposeIfNeeded(ci, inst, convertTo(ci, inst, operands[1], element),
-                                rhsPerm);
+  Value lhs = transposeIfNeeded(
+      ci, inst, convertTo(ci, inst, operands[0], element), lhsPerm);
+  Value rhs = transposeIfNeeded(
+      ci, inst, convertTo(ci, inst, operands[1], element), rhsPerm);
   // The result in canonical order, then back to the HLO layout.
   SmallVector<int64_t> canonicalShape;
   for (int64_t d : outOrder)
@@ -124,16 +135,15 @@ LogicalResult importConvolution(ComputationImporter &ci,
   SmallVector<int64_t> padding;
   for (int64_t i = 0; i < spatial; ++i)
     padding.append({window.padLow[i], window.padHigh[i]});
-  Value conv =
-      ci.create<xla::ConvolutionOp>(
-            inst, type->clone(canonicalShape), {lhs, rhs},
-            {ci.named("strides", ci.i64s(window.stride)),
-             ci.named("padding", ci.i64s(padding)),
-             ci.named("lhs_dilation", ci.i64s(window.lhsDilate)),
-             ci.named("rhs_dilation", ci.i64s(window.rhsDilate)),
-             ci.named("feature_groups",
-                      ci.getBuilder().getI64IntegerAttr(groups))})
-          .getResult();
+  Value conv = ci.create<xla::ConvolutionOp>(
+                     inst, type->clone(canonicalShape), {lhs, rhs},
+                     {ci.named("strides", ci.i64s(window.stride)),
+                      ci.named("padding", ci.i64s(padding)),
+                      ci.named("lhs_dilation", ci.i64s(window.lhsDilate)),
+                      ci.named("rhs_dilation", ci.i64s(window.rhsDilate)),
+                      ci.named("feature_groups",
+                               ci.getBuilder().getI64IntegerAttr(groups))})
+                   .getResult();
   SmallVector<int64_t> back(outOrder.size());
   for (auto [c, pos] : llvm::enumerate(outOrder))
     back[pos] = c;

@@ -19,8 +19,8 @@ template <typename OpTy>
 LogicalResult importUnary(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 1)) || failed(ci.getOperands(inst, operands)) ||
-      failed(type))
+  if (failed(ci.expectOperands(inst, 1)) ||
+      failed(ci.getOperands(inst, operands)) || failed(type))
     return failure();
   ci.setResult(inst, ci.create<OpTy>(inst, *type, operands)->getResults());
   return success();
@@ -30,8 +30,8 @@ template <typename OpTy>
 LogicalResult importBinary(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 2)) || failed(ci.getOperands(inst, operands)) ||
-      failed(type))
+  if (failed(ci.expectOperands(inst, 2)) ||
+      failed(ci.getOperands(inst, operands)) || failed(type))
     return failure();
   ci.setResult(inst, ci.create<OpTy>(inst, *type, operands)->getResults());
   return success();
@@ -40,8 +40,8 @@ LogicalResult importBinary(ComputationImporter &ci, const Instruction &inst) {
 LogicalResult importCompare(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 2)) || failed(ci.getOperands(inst, operands)) ||
-      failed(type))
+  if (failed(ci.expectOperands(inst, 2)) ||
+      failed(ci.getOperands(inst, operands)) || failed(type))
     return failure();
   const HloAttr *attr = ci.getAttr(inst, "direction", /*required=*/true);
   if (!attr)
@@ -73,8 +73,8 @@ LogicalResult importCompare(ComputationImporter &ci, const Instruction &inst) {
 LogicalResult importSelect(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 3)) || failed(ci.getOperands(inst, operands)) ||
-      failed(type))
+  if (failed(ci.expectOperands(inst, 3)) ||
+      failed(ci.getOperands(inst, operands)) || failed(type))
     return failure();
   // A scalar predicate (HLO's older form) selects whole arrays.
   operands[0] = ci.broadcastScalar(inst, operands[0], *type);
@@ -86,8 +86,8 @@ LogicalResult importSelect(ComputationImporter &ci, const Instruction &inst) {
 LogicalResult importClamp(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 3)) || failed(ci.getOperands(inst, operands)) ||
-      failed(type))
+  if (failed(ci.expectOperands(inst, 3)) ||
+      failed(ci.getOperands(inst, operands)) || failed(type))
     return failure();
   operands[0] = ci.broadcastScalar(inst, operands[0], *type);
   operands[2] = ci.broadcastScalar(inst, operands[2], *type);

@@ -14,10 +14,9 @@ using namespace xspmd::hlo;
 namespace {
 
 /// Copies HLO integer-list attributes onto `attrs` under new names.
-LogicalResult
-copyLists(ComputationImporter &ci, const Instruction &inst,
-          ArrayRef<std::tuple<StringRef, StringRef, bool>> names,
-          SmallVectorImpl<NamedAttribute> &attrs) {
+LogicalResult copyLists(ComputationImporter &ci, const Instruction &inst,
+                        ArrayRef<std::tuple<StringRef, StringRef, bool>> names,
+                        SmallVectorImpl<NamedAttribute> &attrs) {
   for (auto [hlo, xla, required] : names) {
     FailureOr<SmallVector<int64_t>> list = ci.getIntList(inst, hlo, required);
     if (failed(list))
@@ -51,21 +50,23 @@ LogicalResult importGather(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<NamedAttribute> attrs;
   FailureOr<int64_t> ivd = ci.getInt(inst, "index_vector_dim");
   if (failed(ivd) ||
-      failed(copyLists(ci, inst,
-                       {{"offset_dims", "offset_dims", true},
-                        {"collapsed_slice_dims", "collapsed_slice_dims", true},
-                        {"start_index_map", "start_index_map", true},
-                        {"slice_sizes", "slice_sizes", true},
-                        {"operand_batching_dims", "operand_batching_dims", false},
-                        {"start_indices_batching_dims",
-                         "start_indices_batching_dims", false}},
-                       attrs)) ||
+      failed(
+          copyLists(ci, inst,
+                    {{"offset_dims", "offset_dims", true},
+                     {"collapsed_slice_dims", "collapsed_slice_dims", true},
+                     {"start_index_map", "start_index_map", true},
+                     {"slice_sizes", "slice_sizes", true},
+                     {"operand_batching_dims", "operand_batching_dims", false},
+                     {"start_indices_batching_dims",
+                      "start_indices_batching_dims", false}},
+                    attrs)) ||
       failed(copyFlag(ci, inst, "indices_are_sorted", attrs)))
     return failure();
-  attrs.push_back(ci.named("index_vector_dim",
-                           ci.getBuilder().getI64IntegerAttr(*ivd)));
-  ci.setResult(inst, ci.create<xla::HloGatherOp>(inst, *type, operands, attrs)
-                         ->getResults());
+  attrs.push_back(
+      ci.named("index_vector_dim", ci.getBuilder().getI64IntegerAttr(*ivd)));
+  ci.setResult(
+      inst,
+      ci.create<xla::HloGatherOp>(inst, *type, operands, attrs)->getResults());
   return success();
 }
 
@@ -87,21 +88,20 @@ LogicalResult importScatter(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<NamedAttribute> attrs;
   FailureOr<int64_t> ivd = ci.getInt(inst, "index_vector_dim");
   if (failed(ivd) ||
-      failed(copyLists(
-          ci, inst,
-          {{"update_window_dims", "update_window_dims", true},
-           {"inserted_window_dims", "inserted_window_dims", true},
-           {"scatter_dims_to_operand_dims", "scatter_dims_to_operand_dims",
-            true},
-           {"input_batching_dims", "input_batching_dims", false},
-           {"scatter_indices_batching_dims", "scatter_indices_batching_dims",
-            false}},
-          attrs)) ||
+      failed(copyLists(ci, inst,
+                       {{"update_window_dims", "update_window_dims", true},
+                        {"inserted_window_dims", "inserted_window_dims", true},
+                        {"scatter_dims_to_operand_dims",
+                         "scatter_dims_to_operand_dims", true},
+                        {"input_batching_dims", "input_batching_dims", false},
+                        {"scatter_indices_batching_dims",
+                         "scatter_indices_batching_dims", false}},
+                       attrs)) ||
       failed(copyFlag(ci, inst, "indices_are_sorted", attrs)) ||
       failed(copyFlag(ci, inst, "unique_indices", attrs)))
     return failure();
-  attrs.push_back(ci.named("index_vector_dim",
-                           ci.getBuilder().getI64IntegerAttr(*ivd)));
+  attrs.push_back(
+      ci.named("index_vector_dim", ci.getBuilder().getI64IntegerAttr(*ivd)));
   attrs.push_back(ci.named("operandSegmentSizes",
                            ci.getBuilder().getDenseI32ArrayAttr({n, 1, n})));
   OpBuilder &b = ci.getBuilder();
@@ -130,8 +130,8 @@ LogicalResult importSort(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Type> types;
   if (failed(ci.getModule().getLeafTypes(inst.shape, inst.loc, types)))
     return failure();
-  SmallVector<NamedAttribute> attrs{ci.named(
-      "dimension", ci.getBuilder().getI64IntegerAttr(dims->front()))};
+  SmallVector<NamedAttribute> attrs{
+      ci.named("dimension", ci.getBuilder().getI64IntegerAttr(dims->front()))};
   if (failed(copyFlag(ci, inst, "is_stable", attrs)))
     return failure();
   OperationState state(ci.getLoc(inst), xla::SortOp::getOperationName());

@@ -130,8 +130,8 @@ LogicalResult importReduce(ComputationImporter &ci, const Instruction &inst) {
       ComputationImporter::getScalarConstant(ci.getOperandInstruction(inst, 1));
   if (!init || !isIdentity(reducer->kind, *init, type->getElementType())) {
     Value initValue = ci.broadcastScalar(inst, operands[1], *type);
-    result = reducer->combine(ci.getBuilder(), ci.getLoc(inst), result,
-                              initValue);
+    result =
+        reducer->combine(ci.getBuilder(), ci.getLoc(inst), result, initValue);
   }
   ci.setResult(inst, result);
   return success();

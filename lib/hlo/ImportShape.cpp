@@ -28,13 +28,13 @@ FailureOr<Attribute> readScalar(ComputationImporter &ci,
     if (text.getAsInteger(10, v)) {
       uint64_t u;
       if (text.getAsInteger(10, u))
-        return ci.emitError(inst) << "constant: '" << text
-                                  << "' is not an integer";
+        return ci.emitError(inst)
+               << "constant: '" << text << "' is not an integer";
       v = static_cast<int64_t>(u);
     }
-    return Attribute(IntegerAttr::get(
-        intType, APInt(intType.getWidth(), v, /*isSigned=*/true,
-                       /*implicitTrunc=*/true)));
+    return Attribute(IntegerAttr::get(intType, APInt(intType.getWidth(), v,
+                                                     /*isSigned=*/true,
+                                                     /*implicitTrunc=*/true)));
   }
   auto floatType = cast<FloatType>(element);
   double d;
@@ -42,10 +42,9 @@ FailureOr<Attribute> readScalar(ComputationImporter &ci,
   StringRef t(lower);
   bool negative = t.consume_front("-");
   if (t == "inf" || t == "nan") {
-    APFloat f = t == "inf" ? APFloat::getInf(floatType.getFloatSemantics(),
-                                             negative)
-                           : APFloat::getNaN(floatType.getFloatSemantics(),
-                                             negative);
+    APFloat f = t == "inf"
+                    ? APFloat::getInf(floatType.getFloatSemantics(), negative)
+                    : APFloat::getNaN(floatType.getFloatSemantics(), negative);
     return Attribute(FloatAttr::get(floatType, f));
   }
   if (text.getAsDouble(d))
@@ -76,8 +75,8 @@ LogicalResult importConstant(ComputationImporter &ci, const Instruction &inst) {
     values.push_back(*v);
   }
   auto value = DenseElementsAttr::get(*type, values);
-  ci.setResult(inst, ci.create<xla::ConstantOp>(
-                           inst, *type, {}, {ci.named("value", value)})
+  ci.setResult(inst, ci.create<xla::ConstantOp>(inst, *type, {},
+                                                {ci.named("value", value)})
                          ->getResults());
   return success();
 }
@@ -87,11 +86,11 @@ LogicalResult importIota(ComputationImporter &ci, const Instruction &inst) {
   FailureOr<int64_t> dim = ci.getInt(inst, "iota_dimension");
   if (failed(type) || failed(dim))
     return failure();
-  ci.setResult(inst, ci.create<xla::IotaOp>(
-                           inst, *type, {},
-                           {ci.named("dim", ci.getBuilder().getI64IntegerAttr(
-                                                *dim))})
-                         ->getResults());
+  ci.setResult(inst,
+               ci.create<xla::IotaOp>(
+                     inst, *type, {},
+                     {ci.named("dim", ci.getBuilder().getI64IntegerAttr(*dim))})
+                   ->getResults());
   return success();
 }
 
@@ -170,10 +169,10 @@ LogicalResult importDynamicSlice(ComputationImporter &ci,
     return failure();
   if (operands.size() < 1)
     return ci.emitError(inst) << "dynamic-slice needs an operand";
-  ci.setResult(inst, ci.create<xla::DynamicSliceOp>(
-                           inst, *type, operands,
-                           {ci.named("sizes", ci.i64s(*sizes))})
-                         ->getResults());
+  ci.setResult(
+      inst, ci.create<xla::DynamicSliceOp>(inst, *type, operands,
+                                           {ci.named("sizes", ci.i64s(*sizes))})
+                ->getResults());
   return success();
 }
 
@@ -186,9 +185,8 @@ LogicalResult importDynamicUpdateSlice(ComputationImporter &ci,
   if (operands.size() < 2)
     return ci.emitError(inst)
            << "dynamic-update-slice needs an operand and an update";
-  ci.setResult(inst,
-               ci.create<xla::DynamicUpdateSliceOp>(inst, *type, operands)
-                   ->getResults());
+  ci.setResult(inst, ci.create<xla::DynamicUpdateSliceOp>(inst, *type, operands)
+                         ->getResults());
   return success();
 }
 
@@ -203,12 +201,12 @@ LogicalResult importConcatenate(ComputationImporter &ci,
   if (dims->size() != 1)
     return ci.attrError(*inst.findAttribute("dimensions"),
                         "expected one dimension");
-  ci.setResult(inst,
-               ci.create<xla::ConcatenateOp>(
-                     inst, *type, operands,
-                     {ci.named("dim", ci.getBuilder().getI64IntegerAttr(
-                                          dims->front()))})
-                   ->getResults());
+  ci.setResult(
+      inst,
+      ci.create<xla::ConcatenateOp>(
+            inst, *type, operands,
+            {ci.named("dim", ci.getBuilder().getI64IntegerAttr(dims->front()))})
+          ->getResults());
   return success();
 }
 
@@ -224,17 +222,18 @@ LogicalResult importPad(ComputationImporter &ci, const Instruction &inst) {
   std::string error;
   if (!readPadding(attr->value, padding, error))
     return ci.attrError(*attr, error);
-  std::optional<double> value = ComputationImporter::getScalarConstant(ci.getOperandInstruction(inst, 1));
+  std::optional<double> value =
+      ComputationImporter::getScalarConstant(ci.getOperandInstruction(inst, 1));
   if (!value)
     return ci.unsupported(inst, "the padding value must be a scalar constant");
-  ci.setResult(inst, ci.create<xla::PadOp>(
-                           inst, *type, *input,
-                           {ci.named("low", ci.i64s(padding.low)),
-                            ci.named("high", ci.i64s(padding.high)),
-                            ci.named("interior", ci.i64s(padding.interior)),
-                            ci.named("value",
-                                     ci.getBuilder().getF64FloatAttr(*value))})
-                         ->getResults());
+  ci.setResult(
+      inst, ci.create<xla::PadOp>(
+                  inst, *type, *input,
+                  {ci.named("low", ci.i64s(padding.low)),
+                   ci.named("high", ci.i64s(padding.high)),
+                   ci.named("interior", ci.i64s(padding.interior)),
+                   ci.named("value", ci.getBuilder().getF64FloatAttr(*value))})
+                ->getResults());
   return success();
 }
 
@@ -243,9 +242,9 @@ LogicalResult importTuple(ComputationImporter &ci, const Instruction &inst) {
   for (unsigned i = 0, e = inst.operands.size(); i < e; ++i)
     llvm::append_range(leaves, ci.getOperandLeaves(inst, i));
   if ((int64_t)leaves.size() != inst.shape.numLeaves())
-    return ci.emitError(inst) << "tuple: the operands hold " << leaves.size()
-                              << " arrays but the shape has "
-                              << inst.shape.numLeaves();
+    return ci.emitError(inst)
+           << "tuple: the operands hold " << leaves.size()
+           << " arrays but the shape has " << inst.shape.numLeaves();
   ci.setResult(inst, leaves);
   return success();
 }
@@ -256,8 +255,7 @@ LogicalResult importGetTupleElement(ComputationImporter &ci,
   if (failed(index) || failed(ci.expectOperands(inst, 1)))
     return failure();
   const Shape &tuple = ci.getOperandShape(inst, 0);
-  if (!tuple.isTuple || *index < 0 ||
-      *index >= (int64_t)tuple.elements.size())
+  if (!tuple.isTuple || *index < 0 || *index >= (int64_t)tuple.elements.size())
     return ci.emitError(inst) << "get-tuple-element: index " << *index
                               << " is not an element of the operand";
   ArrayRef<Value> leaves = ci.getOperandLeaves(inst, 0);
