@@ -1,6 +1,8 @@
 //===- Runner.cpp - run a function on global inputs -----------------------===//
 
 #include "lib/Runner.h"
+
+#include "dialects/xla/XlaSubAxes.h"
 #include "runtime/exec/Executor.h"
 #include "runtime/kernels/Convert.h"
 #include "runtime/kernels/Random.h"
@@ -38,6 +40,12 @@ bindValue(func::FuncOp func, xla::ShardingAttr sharding,
       return runnerError(fmt::format(
           "{} is sharded over @{} ({} devices) but the run uses {} devices",
           what, meshOp.getSymName().str(), mesh.getNumDevices(), numDevices));
+    // Sub-axes are whole axes of the refined mesh (same devices).
+    std::string error;
+    auto refined = xla::refineForSharding(mesh, sharding, error);
+    if (!refined)
+      return runnerError(fmt::format("{}: {}", what, error));
+    std::tie(mesh, sharding) = *refined;
     value.mesh = xla::MeshModel::fromAttr(mesh);
   } else {
     value.mesh = xla::MeshModel::flat(numDevices);
