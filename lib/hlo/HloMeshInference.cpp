@@ -2,6 +2,8 @@
 
 #include "lib/hlo/HloMeshInference.h"
 
+#include "dialects/xla/XlaSubAxes.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -47,6 +49,16 @@ Layout splitIntoPrimes(const Layout &layout) {
   for (int64_t s : layout.sizes)
     llvm::append_range(split.sizes, primeFactors(s));
   return split;
+}
+
+/// Whether `sharding` names parts of axes: the importer then prefers a mesh
+/// whose whole axes express it.
+bool usesSubAxes(xla::ShardingAttr sharding) {
+  for (xla::DimShardingAttr dim : sharding.getDims())
+    for (StringAttr axis : dim.getAxes())
+      if (xla::parseSubAxisName(axis.getValue()))
+        return true;
+  return false;
 }
 
 std::string axisName(size_t i) {
@@ -147,8 +159,9 @@ LogicalResult MeshInference::finalize(std::optional<int64_t> declaredDevices,
       if (s.parsed.kind != Kind::tiled)
         continue;
       int64_t rank = s.parsed.tileDims.size() - s.parsed.numSubgroupDims();
-      if (failed(interop::importHloSharding(s.text, mesh, ref, rank,
-                                            [&] { return emitError(s.loc); })))
+      FailureOr<xla::ShardingAttr> spec = interop::importHloSharding(
+          s.text, mesh, ref, rank, [&] { return emitError(s.loc); });
+      if (failed(spec) || usesSubAxes(*spec))
         return false;
     }
     return true;
@@ -182,7 +195,10 @@ FailureOr<xla::ShardingAttr> MeshInference::import(StringRef text, int64_t rank,
   if (parsed.kind == interop::HloSharding::Kind::maximal ||
       parsed.kind == interop::HloSharding::Kind::replicated)
     return xla::ShardingAttr::getReplicated(ctx, getDefaultMeshRef(), rank);
-  if (parsed.kind == interop::HloSharding::Kind::tiled)
+  // The first mesh whose whole axes express it, else the first over parts
+  // of axes.
+  if (parsed.kind == interop::HloSharding::Kind::tiled) {
+    std::optional<xla::ShardingAttr> withSubAxes;
     for (const NamedMesh &m : meshes) {
       FailureOr<xla::ShardingAttr> result;
       {
@@ -192,9 +208,16 @@ FailureOr<xla::ShardingAttr> MeshInference::import(StringRef text, int64_t rank,
             text, m.mesh, FlatSymbolRefAttr::get(ctx, m.name), rank,
             [&] { return emitError(loc); });
       }
-      if (succeeded(result))
+      if (failed(result))
+        continue;
+      if (!usesSubAxes(*result))
         return result;
+      if (!withSubAxes)
+        withSubAxes = *result;
     }
+    if (withSubAxes)
+      return *withSubAxes;
+  }
   // Reports the problem against the default mesh.
   return interop::importHloSharding(
       text, meshes.front().mesh, getDefaultMeshRef(), rank,
