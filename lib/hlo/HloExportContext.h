@@ -132,6 +132,8 @@ private:
   friend class ModuleExporter;
 
 public:
+  /// Appends `, metadata=...` to the line defining `valueName`.
+  void addMetadata(const std::string &valueName, llvm::StringRef text);
   /// Appends `, sharding=...` to the line defining `valueName`.
   void addSharding(const std::string &valueName, llvm::StringRef text);
 };

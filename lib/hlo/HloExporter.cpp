@@ -351,9 +351,46 @@ LogicalResult ComputationExporter::exportOps(Block &block) {
   return success();
 }
 
+/// `metadata={op_name=... source_file=... source_line=...}` for a location
+/// `name(file:line:col)` (what the importer makes of metadata), else empty.
+static std::string metadataText(Location loc) {
+  auto named = dyn_cast<NameLoc>(loc);
+  if (!named)
+    return "";
+  auto escape = [](StringRef text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '"' || c == '\\')
+        out.push_back('\\');
+      out.push_back(c);
+    }
+    return out;
+  };
+  std::string text = "metadata={op_name=\"" + escape(named.getName()) + "\"";
+  if (auto file = dyn_cast<FileLineColLoc>(named.getChildLoc()))
+    text += " source_file=\"" + escape(file.getFilename()) +
+            "\" source_line=" + std::to_string(file.getLine());
+  return text + "}";
+}
+
+void ComputationExporter::addMetadata(const std::string &valueName,
+                                      StringRef text) {
+  for (Line &line : lines)
+    if (line.name == valueName) {
+      if (!line.isParameter && !StringRef(line.text).contains("metadata="))
+        line.text += ", " + text.str();
+      return;
+    }
+}
+
 LogicalResult ComputationExporter::exportOp(Operation *op) {
   if (failed(exportOperation(*this, op)))
     return failure();
+  if (op->getNumResults() >= 1) {
+    std::string metadata = metadataText(op->getLoc());
+    if (!metadata.empty())
+      addMetadata(names[op->getResult(0)], metadata);
+  }
   // The op's own sharding goes on the instruction giving its result.
   Attribute attr = op->getAttr(xla::kShardingAttrName);
   if (!attr || isa<xla::MarkShardingOp>(op))
