@@ -234,16 +234,17 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs,
     }
   }
   llvm::Expected<std::vector<TensorList>> outputs =
-      runOnDevices(devicePrograms, perDevice, observers);
+      runOnDevices(devicePrograms, std::move(perDevice), observers);
   if (!outputs)
     return outputs.takeError();
   if (numDevices == 1)
     return std::move((*outputs)[0]);
   std::vector<Tensor> global;
   for (size_t r = 0; r < results.size(); ++r) {
+    // The blocks of a result are freed as soon as it is assembled.
     std::vector<Tensor> locals;
     for (int64_t d = 0; d < numDevices; ++d)
-      locals.push_back((*outputs)[d][r]);
+      locals.push_back(std::move((*outputs)[d][r]));
     llvm::Expected<Tensor> assembled = assembleGlobal(
         locals, results[r].shards, results[r].mesh, results[r].global.shape);
     if (!assembled)
