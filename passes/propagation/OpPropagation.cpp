@@ -111,10 +111,12 @@ public:
         total += reshardCost(want, have, state.bytes, mesh, model);
         continue;
       }
+      // The pending result is reduced into what the value is: a
+      // reduce-scatter where it already splits a dimension by a pending
+      // axis, an all-reduce of the others.
       have.partial.clear();
-      total += reshardCost(want, have, state.bytes, mesh, model) +
-               allReduceCost(pending, want.numShards(mesh), state.bytes, mesh,
-                             model);
+      want.partial = pending;
+      total += reshardCost(want, have, state.bytes, mesh, model);
     }
     return total;
   }
@@ -224,6 +226,22 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
     });
     int32_t settled = llvm::count_if(
         cands, [&](const Candidate &c) { return c.axes == longest->axes; });
+    // An axis another factor also proposes is a conflict even when this
+    // factor's candidates agree: settling it here would decide it without
+    // pricing (the token split of a sequence-parallel block reaching a
+    // row-parallel matmul that could rather keep its contracting split).
+    bool contested =
+        !aggressive && llvm::any_of(longest->axes, [&](StringAttr axis) {
+          for (int64_t g = 0; g < numFactors; ++g)
+            if (g != f && rule.factorKinds[g] != FactorKind::needReplication &&
+                llvm::any_of(candidates[g], [&](const Candidate &c) {
+                  return llvm::is_contained(c.axes, axis);
+                }))
+              return true;
+          return false;
+        });
+    if (contested)
+      continue;
     if (agree && (!reduction || settled == holders[f])) {
       choice.axes[f] = longest->axes;
       choice.source[f] = {longest->tensor, longest->dim};
@@ -326,10 +344,17 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
                              choice.source[keep].first, choice.priority[keep],
                              evaluator.cost(trial)});
     }
+    // On a tie a pass-through factor keeps the axis: the result stays
+    // whole rather than pending.
+    auto isReduction = [&](const ConflictOption &o) {
+      return rule.factorKinds[o.factor] == FactorKind::reduction;
+    };
     for (auto [i, o] : llvm::enumerate(log.options)) {
       const ConflictOption &cur = log.options[log.chosen];
       if (o.priority < cur.priority ||
-          (o.priority == cur.priority && o.cost < cur.cost))
+          (o.priority == cur.priority &&
+           (o.cost < cur.cost ||
+            (o.cost == cur.cost && isReduction(cur) && !isReduction(o)))))
         log.chosen = i;
     }
     ++numDecisions;
