@@ -1,5 +1,5 @@
 # `cmake --install` lays out:
-#   bin/xla-opt, bin/xla-run
+#   bin/xla-opt, bin/xla-run, bin/xla-translate
 #   lib/libXspmd*.a
 #   include/xspmd/<same paths as in the repository>  (+ generated .inc files)
 #   lib/cmake/Xspmd/XspmdConfig.cmake               (find_package(Xspmd))

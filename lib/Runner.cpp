@@ -1,6 +1,8 @@
 //===- Runner.cpp - run a function on global inputs -----------------------===//
 
 #include "lib/Runner.h"
+
+#include "dialects/xla/XlaSubAxes.h"
 #include "runtime/exec/Executor.h"
 #include "runtime/kernels/Convert.h"
 #include "runtime/kernels/Random.h"
@@ -38,6 +40,12 @@ bindValue(func::FuncOp func, xla::ShardingAttr sharding,
       return runnerError(fmt::format(
           "{} is sharded over @{} ({} devices) but the run uses {} devices",
           what, meshOp.getSymName().str(), mesh.getNumDevices(), numDevices));
+    // Sub-axes are whole axes of the refined mesh (same devices).
+    std::string error;
+    auto refined = xla::refineForSharding(mesh, sharding, error);
+    if (!refined)
+      return runnerError(fmt::format("{}: {}", what, error));
+    std::tie(mesh, sharding) = *refined;
     value.mesh = xla::MeshModel::fromAttr(mesh);
   } else {
     value.mesh = xla::MeshModel::flat(numDevices);
@@ -226,16 +234,17 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs,
     }
   }
   llvm::Expected<std::vector<TensorList>> outputs =
-      runOnDevices(devicePrograms, perDevice, observers);
+      runOnDevices(devicePrograms, std::move(perDevice), observers);
   if (!outputs)
     return outputs.takeError();
   if (numDevices == 1)
     return std::move((*outputs)[0]);
   std::vector<Tensor> global;
   for (size_t r = 0; r < results.size(); ++r) {
+    // The blocks of a result are freed as soon as it is assembled.
     std::vector<Tensor> locals;
     for (int64_t d = 0; d < numDevices; ++d)
-      locals.push_back((*outputs)[d][r]);
+      locals.push_back(std::move((*outputs)[d][r]));
     llvm::Expected<Tensor> assembled = assembleGlobal(
         locals, results[r].shards, results[r].mesh, results[r].global.shape);
     if (!assembled)

@@ -2,6 +2,7 @@
 
 #include "lib/Session.h"
 #include "lib/InitAll.h"
+#include "lib/hlo/HloImporter.h"
 #include "runtime/exec/Compiler.h"
 #include "runtime/exec/Lowering.h"
 
@@ -78,8 +79,15 @@ Session::loadSource(llvm::StringRef source, llvm::StringRef bufferName,
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
   session->diagnosticHandler = std::make_unique<SourceMgrDiagnosticHandler>(
       *session->sourceMgr, session->context.get(), diagnostics);
-  ParserConfig config(session->context.get());
-  session->module = parseSourceFile<ModuleOp>(*session->sourceMgr, config);
+  // XLA's HloModule text (a .hlo file, or any buffer starting with
+  // `HloModule`) goes through the HLO importer.
+  if (bufferName.ends_with(".hlo") || hlo::looksLikeHlo(source)) {
+    session->module =
+        hlo::importHloModule(*session->sourceMgr, session->context.get());
+  } else {
+    ParserConfig config(session->context.get());
+    session->module = parseSourceFile<ModuleOp>(*session->sourceMgr, config);
+  }
   if (!session->module)
     return sessionError("cannot load '" + bufferName +
                         "' (see the diagnostics above)");

@@ -23,3 +23,7 @@ echo
 echo "== xla-run --check --timing: the partitioned program vs. the single-device program, timed"
 "$build/bin/xla-run" "$example" --check --timing --trace="$trace" \
   --output_max_element_count=8
+echo
+echo "== an HLO dump from torch_xla: $(basename "$root/docs/examples/mlp_train_step.hlo") (docs/hlo.md)"
+"$build/bin/xla-run" "$root/docs/examples/mlp_train_step.hlo" --check --timing \
+  --output_max_element_count=8

@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "xspmd"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".hlo"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "install"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.xspmd_obj_root, "test")
@@ -37,6 +37,7 @@ config.substitutions.append(("%python", "python3"))
 tools = [
     ToolSubst("xla-opt", unresolved="fatal"),
     ToolSubst("xla-run", unresolved="ignore"),
+    ToolSubst("xla-translate", unresolved="fatal"),
     "FileCheck",
     "split-file",
     "not",

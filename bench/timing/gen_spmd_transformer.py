@@ -16,12 +16,15 @@ with published measurements (docs/simulator.md, "Validation"):
   forward   per layer: all-gather the layer's weights over fsdp, attention
             on the device's heads, all-reduce over tensor after wo and w2
             (Megatron)
+  attention the 1/sqrt(head_dim) scaling multiplies the queries (MaxText,
+            T5X), scores and probabilities go through HBM (no flash attention)
   backward  re-gather the weights (FSDP frees them), weight gradients
             reduce-scattered over fsdp (then all-reduced over data across
             slices, as soon as the layer's gradient is ready, or with
             --dcn-after-backward all after the backward pass), input
             gradients all-reduced over tensor; --remat recomputes each
-            layer's forward before its backward
+            layer's forward before its backward (--remat partial: all but
+            the output projections wo, w2 and their all-reduces)
   update    SGD on the local weight shards (donated)
   schedule  the program order is the schedule: each layer's weight gathers
             are issued one layer ahead (prefetch), as XLA's latency-hiding
@@ -94,7 +97,10 @@ def main():
                     help="1: multi-query attention (one K/V head); 0: as many as --heads")
     ap.add_argument("--ffn", type=int, default=4096)
     ap.add_argument("--gated", action="store_true", help="gated MLP: silu(x w1) * (x w1g)")
-    ap.add_argument("--remat", action="store_true", help="recompute each layer's forward in the backward")
+    ap.add_argument("--remat", choices=["none", "full", "partial"], nargs="?", const="full", default="none",
+                    help="recompute in the backward each layer's whole forward (full, the default of a bare "
+                         "--remat) or all of it but the output projections wo and w2 (partial: their results, "
+                         "which follow the tensor all-reduces, are saved)")
     ap.add_argument("--dcn", type=int, default=1)
     ap.add_argument("--dcn-after-backward", action="store_true",
                     help="all-reduce the gradients over DCN after the whole backward pass (no overlap with "
@@ -143,8 +149,12 @@ def main():
         return {n: e.all_gather(f"%l{l}_{n}", W[n][0], W[n][2], FSDP, W[n][1]) if fs > 1 else f"%l{l}_{n}"
                 for n in names}
 
-    def forward(x, g):
-        q = e.reshape(e.einsum("bsd,de->bse", x, xs, g["wq"], [D, A], [b, S, A], "q"), [b, S, A], hs)
+    def forward(x, g, x1=None):
+        # The 1/sqrt(head_dim) scaling is applied to the queries (as MaxText
+        # and T5X do), not to the much larger score matrix.
+        q = e.einsum("bsd,de->bse", x, xs, g["wq"], [D, A], [b, S, A], "q")
+        q = e.reshape(e.binary("mul", q, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", [b, S, A]), [b, S, A], "q"),
+                      [b, S, A], hs)
         if mqa:
             k = e.einsum("bsd,de->bse", x, xs, g["wk"], [D, Dh], kvs, "k")
             v = e.einsum("bsd,de->bse", x, xs, g["wv"], [D, Dh], kvs, "v")
@@ -153,14 +163,17 @@ def main():
             k = e.reshape(e.einsum("bsd,de->bse", x, xs, g["wk"], [D, A], [b, S, A], "k"), [b, S, A], hs)
             v = e.reshape(e.einsum("bsd,de->bse", x, xs, g["wv"], [D, A], [b, S, A], "v"), [b, S, A], hs)
             s = e.einsum("bqhd,bkhd->bhqk", q, hs, k, hs, ps, "sc")
-        s = e.binary("mul", s, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", ps), ps)
         p = e.op("p", f"xla.softmax {s}, dim = 3 : {e.t(ps)}")
         c4 = e.einsum("bhqk,bkd->bqhd" if mqa else "bhqk,bkhd->bqhd", p, ps, v, kvs, hs, "ctx")
         c = e.reshape(c4, hs, [b, S, A])
-        o = e.einsum("bse,ed->bsd", c, [b, S, A], g["wo"], [A, D], xs, "o")
-        if tp > 1:
-            o = e.all_reduce(o, xs, TENSOR)
-        x1 = e.binary("add", x, o, xs, "x")
+        # Partial recompute passes the saved x1: the output projection and
+        # its all-reduce are not repeated.
+        recomputing = x1 is not None
+        if not recomputing:
+            o = e.einsum("bse,ed->bsd", c, [b, S, A], g["wo"], [A, D], xs, "o")
+            if tp > 1:
+                o = e.all_reduce(o, xs, TENSOR)
+            x1 = e.binary("add", x, o, xs, "x")
         h0 = e.einsum("bsd,df->bsf", x1, xs, g["w1"], [D, f], fsz, "h")
         if a.gated:
             sg = e.unary("sigmoid", h0, fsz)
@@ -170,10 +183,12 @@ def main():
         else:
             sg = act = gate = None
             hh = e.unary("gelu", h0, fsz)
-        m = e.einsum("bsf,fd->bsd", hh, fsz, g["w2"], [f, D], xs, "m")
-        if tp > 1:
-            m = e.all_reduce(m, xs, TENSOR)
-        y = e.binary("add", x1, m, xs, "y")
+        y = None
+        if not recomputing:
+            m = e.einsum("bsf,fd->bsd", hh, fsz, g["w2"], [f, D], xs, "m")
+            if tp > 1:
+                m = e.all_reduce(m, xs, TENSOR)
+            y = e.binary("add", x1, m, xs, "y")
         return y, dict(x=x, q=q, k=k, v=v, p=p, c=c, x1=x1, h0=h0, sg=sg, act=act, gate=gate, hh=hh)
 
     def reduce_grad(dw, n):
@@ -224,9 +239,10 @@ def main():
         pdp = e.binary("mul", sv["p"], dp, ps)
         r = e.op("s", f"xla.reduce sum {pdp}, dims = [3] : ({e.t(ps)}) -> {e.t([b, h, S])}")
         rb = e.op("b", f"xla.broadcast_in_dim {r}, dims = [0, 1, 2] : ({e.t([b, h, S])}) -> {e.t(ps)}")
-        ds = e.binary("mul", sv["p"], e.binary("sub", dp, rb, ps), ps)
-        ds = e.binary("mul", ds, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", ps), ps, "ds")
+        ds = e.binary("mul", sv["p"], e.binary("sub", dp, rb, ps), ps, "ds")
+        # q was scaled: dq picks up the scale, dk sees the scaled q.
         dq = e.reshape(e.einsum("bhqk,bkd->bqhd" if mqa else "bhqk,bkhd->bqhd", ds, ps, sv["k"], kvs, hs, "dq"), hs, [b, S, A])
+        dq = e.binary("mul", dq, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", [b, S, A]), [b, S, A], "dq")
         if mqa:
             dk = e.einsum("bhqk,bqhd->bkd", ds, ps, sv["q"], hs, kvs, "dk")
         else:
@@ -257,8 +273,10 @@ def main():
         if l > 0:
             again[l - 1] = gather(l - 1)
         sv = saved[l]
-        if a.remat:
+        if a.remat == "full":
             _, sv = forward(sv["x"], again[l])
+        elif a.remat == "partial":
+            _, sv = forward(sv["x"], again[l], x1=sv["x1"])
         dy, grads[l] = backward(dy, again[l], sv)
     if a.dcn > 1 and a.dcn_after_backward:
         # Issued in backward order, after the last layer's backward.
@@ -274,7 +292,7 @@ def main():
 
     out = [f"// Hand-written SPMD training step: {L} layer(s), per shard batch {b} x seq {S}, d_model {D}, "
            f"{H} heads x {Dh}{' (multi-query)' if mqa else ''}, ffn {F}{' gated' if a.gated else ''}"
-           f"{', remat' if a.remat else ''}; mesh data={a.dcn} (dcn) x fsdp={fs} x tensor={tp}.",
+           f"{', remat ' + a.remat if a.remat != 'none' else ''}; mesh data={a.dcn} (dcn) x fsdp={fs} x tensor={tp}.",
            f"// Generated by bench/timing/gen_spmd_transformer.py {' '.join(sys.argv[1:])}"]
     if a.dcn > 1:
         out.append(f'xla.mesh @mesh = hybrid<ici=["data"=1, "fsdp"={fs}, "tensor"={tp}], '

@@ -180,7 +180,7 @@ NOT_SIMULATED = (
        for size, n, typ, mfu in (("22B", 1, "v4-128", 60.0), ("22B", 2, "v4-128", 57.4), ("22B", 4, "v4-128", 56.3),
                                  ("52B", 1, "v4-384", 55.2), ("52B", 2, "v4-384", 51.6))]
     + [unreproduced("PaLM 540B HFU", "Chowdhery et al. 2022 (notes 5.2)", "HFU (%)", 57.8,
-                    "bracketed by the two PaLM MFU rows (partial remat not modelled)"),
+                    "HFU counts the recompute: see the PaLM partial remat row"),
        unreproduced("MLPerf v1.1 480B on 2048 v4 chips", "analyticsindiamag summary (notes 5.2)", "efficiency (%)", 63.0,
                     NO_SHAPE)]
     + [unreproduced(f"GSPMD {name}", "lingvo synthetic_packed_input.py (notes 5.3)", "MFU 6N (%)", mfu, NO_V3)
@@ -203,14 +203,15 @@ def main():
         all_gather_case(a.xla_run, workdir, rows, 256, 256, 8.0,
                         "latency bound (32 kB shards); SB's model says ~3 us")
 
-        # TPU7x all-gather curves: 2x2x1 fits the preset's launch cost and
-        # ICI efficiency (docs/topology.md 4.6); 2x2x2 is out of sample.
+        # TPU7x all-gather curves: both run as one bidirectional ring; they fit
+        # the preset's step cost and ICI efficiency (docs/topology.md 4.6).
         for shape, curve in (("2x2x1", (71.8, 129.2, 161.9, 174.8, 178.8)),
                              ("2x2x2", (69.5, 127.4, 162.1, 174.7, 178.8))):
             for n, gbps in zip((64, 256, 1024, 4096, 16384), curve):
                 tpu7x_all_gather_case(a.xla_run, workdir, rows, shape, n, gbps,
-                                      "in-sample (fits TPU7x's launch cost and efficiency)" if shape == "2x2x1"
-                                      else "out of sample (the 2x2x1 fit applied to 8 chips)")
+                                      "in-sample (fits TPU7x's step cost and efficiency; one ring of 4)"
+                                      if shape == "2x2x1" else
+                                      "one ring of 8 (docs/topology.md 4.1); step cost fitted on both curves")
         for m, tflops in ((128, 2.6), (256, 18.3), (512, 105), (1024, 350), (2048, 679), (4096, 893),
                           (16384, 950), (32768, 956)):
             tpu7x_gemm_case(a.xla_run, workdir, rows, m, tflops)
@@ -266,17 +267,22 @@ def main():
         # multi-query, SwiGLU 73728, batch 2048 x 2048 tokens.
         D, A, F = 18432, 48 * 256, 73728
         palm = D * A + 2 * D * 256 + A * D + 3 * D * F
-        for remat in (False, True):
+        # PaLM recomputed part of the forward: HFU 57.8% over MFU 46.2% is
+        # 25% extra FLOPs, between none and a full forward (33%). The
+        # partial policy recomputes all but the output projections wo and
+        # w2, whose results follow the tensor all-reduces (22% extra).
+        for remat, label, note in (
+                ("none", "no remat", "lower bound on time: no recompute"),
+                ("full", "full remat", "upper bound: the whole forward recomputed (33% extra FLOPs)"),
+                ("partial", "partial remat",
+                 "recompute all but wo and w2 and their all-reduces (22% extra FLOPs; PaLM's HFU/MFU: 25%)")):
             gen = ["--batch", "4", "--seq", str(S), "--d-model", str(D), "--heads", "48",
                    "--head-dim", "256", "--kv-heads", "1", "--ffn", str(F), "--gated",
-                   "--fsdp", "256", "--tensor", "12", "--dcn", "2"] + (["--remat"] if remat else [])
-            layer_case(a.xla_run, workdir, rows,
-                       f"PaLM 540B, 2 x 3072 v4 chips{' (full remat)' if remat else ' (no remat)'}",
+                   "--fsdp", "256", "--tensor", "12", "--dcn", "2", "--remat", remat]
+            layer_case(a.xla_run, workdir, rows, f"PaLM 540B, 2 x 3072 v4 chips ({label})",
                        "Chowdhery et al. 2022 (notes 5.2)", gen, "v4:12x16x16", 2, "v4", 6144,
                        2048 * S, palm, A, S, 46.2,
-                       "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2; "
-                       + ("recompute as PaLM did (HFU 57.8%)" if remat else "lower bound on time: no recompute"),
-                       118)
+                       "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2; " + note, 118)
 
     rows.extend(NOT_SIMULATED)
     before = {}

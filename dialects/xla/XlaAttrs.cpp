@@ -2,6 +2,7 @@
 
 #include "dialects/xla/XlaDialect.h"
 #include "dialects/xla/XlaMesh.h"
+#include "dialects/xla/XlaSubAxes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -41,8 +42,8 @@ int64_t MeshAttr::getAxisIndex(StringRef name) const {
 }
 
 int64_t MeshAttr::getAxisSize(StringRef name) const {
-  int64_t i = getAxisIndex(name);
-  return i < 0 ? -1 : getAxes()[i].getSize();
+  std::optional<ResolvedAxis> axis = resolveAxis(*this, name);
+  return axis ? axis->size : -1;
 }
 
 int64_t MeshAttr::getDcnSize(int64_t i) const {
@@ -390,12 +391,25 @@ LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    ReductionKind) {
   if (!mesh)
     return emitError() << "sharding needs a mesh";
-  llvm::SmallDenseSet<StringAttr> used;
+  SmallVector<StringAttr> used;
+  auto overlapping = [&](StringAttr axis) -> StringAttr {
+    for (StringAttr other : used)
+      if (axesOverlap(axis.getValue(), other.getValue()))
+        return other;
+    return {};
+  };
   for (auto [i, dim] : llvm::enumerate(dims)) {
-    for (StringAttr axis : dim.getAxes())
-      if (!used.insert(axis).second)
-        return emitError() << "mesh axis \"" << axis.getValue()
-                           << "\" is used twice in the sharding";
+    for (StringAttr axis : dim.getAxes()) {
+      if (StringAttr other = overlapping(axis)) {
+        if (other == axis)
+          return emitError() << "mesh axis " << displayAxisName(axis)
+                             << " is used twice in the sharding";
+        return emitError() << "mesh axes " << displayAxisName(other) << " and "
+                           << displayAxisName(axis)
+                           << " overlap (they share devices)";
+      }
+      used.push_back(axis);
+    }
     if (std::optional<int64_t> p = dim.getPriority()) {
       if (*p < 0)
         return emitError() << "dimension " << i << " has negative priority";
@@ -407,12 +421,12 @@ LogicalResult ShardingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   }
   llvm::SmallDenseSet<StringAttr> partial;
   for (StringAttr axis : partialAxes) {
-    if (used.contains(axis))
-      return emitError() << "mesh axis \"" << axis.getValue()
-                         << "\" is both partial and used by a dimension";
+    if (overlapping(axis))
+      return emitError() << "mesh axis " << displayAxisName(axis)
+                         << " is both partial and used by a dimension";
     if (!partial.insert(axis).second)
-      return emitError() << "partial axis \"" << axis.getValue()
-                         << "\" is listed twice";
+      return emitError() << "partial axis " << displayAxisName(axis)
+                         << " is listed twice";
   }
   return success();
 }
@@ -428,16 +442,21 @@ ShardingAttr::verifyFor(function_ref<InFlightDiagnostic()> emitError,
                        << " dimension entries but the tensor " << type
                        << " has rank " << tensor.getRank();
   auto checkAxis = [&](StringAttr axis) -> LogicalResult {
-    if (mesh.getAxisIndex(axis.getValue()) < 0)
-      return emitError() << "unknown mesh axis \"" << axis.getValue()
-                         << "\" (mesh " << getMesh() << " has axes " <<
-             [&] {
-               std::string s;
-               for (auto [i, a] : llvm::enumerate(mesh.getAxes()))
-                 s += (i ? ", \"" : "\"") + a.getName().getValue().str() + "\"";
-               return s;
-             }() << ")";
-    return success();
+    if (resolveAxis(mesh, axis.getValue()))
+      return success();
+    std::string why = explainUnresolvedAxis(mesh, axis.getValue());
+    if (!why.empty())
+      return emitError() << why;
+    std::optional<SubAxisName> sub = parseSubAxisName(axis.getValue());
+    return emitError() << "unknown mesh axis \""
+                       << (sub ? sub->parent : axis.getValue()) << "\" (mesh "
+                       << getMesh() << " has axes " <<
+           [&] {
+             std::string s;
+             for (auto [i, a] : llvm::enumerate(mesh.getAxes()))
+               s += (i ? ", \"" : "\"") + a.getName().getValue().str() + "\"";
+             return s;
+           }() << ")";
   };
   for (StringAttr axis : getShardedAxes())
     if (failed(checkAxis(axis)))
@@ -453,6 +472,19 @@ static ParseResult parseAxisRef(AsmParser &parser, FlatSymbolRefAttr meshRef,
                                 SmallVectorImpl<StringAttr> &axes) {
   std::string name;
   if (succeeded(parser.parseOptionalString(&name))) {
+    // A sub-axis: `"x":(m)k` (Shardy's syntax).
+    if (succeeded(parser.parseOptionalColon())) {
+      int64_t preSize, size;
+      SMLoc subLoc = parser.getCurrentLocation();
+      if (parser.parseLParen() || parser.parseInteger(preSize) ||
+          parser.parseRParen() || parser.parseInteger(size))
+        return failure();
+      if (preSize < 1 || size < 2)
+        return parser.emitError(subLoc)
+               << "sub-axis \"" << name << "\":(" << preSize << ")" << size
+               << " needs a pre-size of at least 1 and a size of at least 2";
+      name = formatSubAxisName(name, preSize, size);
+    }
     axes.push_back(parser.getBuilder().getStringAttr(name));
     return success();
   }
@@ -568,8 +600,14 @@ Attribute ShardingAttr::parse(AsmParser &parser, Type) {
 }
 
 static void printAxisNames(AsmPrinter &printer, ArrayRef<StringAttr> axes) {
-  llvm::interleaveComma(axes, printer,
-                        [&](StringAttr axis) { printer.printString(axis); });
+  llvm::interleaveComma(axes, printer, [&](StringAttr axis) {
+    if (std::optional<SubAxisName> sub = parseSubAxisName(axis.getValue())) {
+      printer.printString(sub->parent);
+      printer << ":(" << sub->preSize << ")" << sub->size;
+      return;
+    }
+    printer.printString(axis);
+  });
 }
 
 void ShardingAttr::print(AsmPrinter &printer) const {

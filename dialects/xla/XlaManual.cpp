@@ -8,6 +8,7 @@
 #include "dialects/xla/XlaOps.h"
 #include "dialects/xla/XlaShardLayout.h"
 
+#include "dialects/xla/XlaSubAxes.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -16,6 +17,10 @@ namespace xspmd::xla {
 
 RankedTensorType localTypeOf(ShardingAttr sharding, MeshAttr mesh,
                              RankedTensorType global) {
+  // Sub-axes are whole axes of the refined mesh (same devices).
+  std::string error;
+  if (auto refined = refineForSharding(mesh, sharding, error))
+    std::tie(mesh, sharding) = *refined;
   MeshModel model = MeshModel::fromAttr(mesh);
   ShardLayout layout =
       ShardLayout::fromSharding(sharding, model, global.getShape());

@@ -2,6 +2,8 @@
 
 #include "passes/interop/HloSharding.h"
 
+#include "dialects/xla/XlaSubAxes.h"
+
 #include "dialects/xla/XlaMesh.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -173,6 +175,11 @@ std::string joined(ArrayRef<int64_t> values) {
 
 bool exportHloSharding(ShardingAttr sharding, MeshAttr mesh, bool iota,
                        std::string &result, std::string &error) {
+  // Sub-axes are axes of the refined mesh, which names the same devices.
+  auto refined = refineForSharding(mesh, sharding, error);
+  if (!refined)
+    return false;
+  std::tie(mesh, sharding) = *refined;
   if (sharding.isPartial()) {
     error = "a partial sharding (pending reduction) has no HloSharding form";
     return false;
@@ -492,8 +499,39 @@ importHloSharding(StringRef text, MeshAttr mesh, FlatSymbolRefAttr meshRef,
   };
   SpecSearch search{counts, shape, matchesDevices, Spec(rank),
                     SmallVector<bool>(shape.size(), false)};
-  if (product(counts) * groupSize == mesh.getNumDevices() && search.dim(0))
+  if (product(counts) * groupSize != mesh.getNumDevices())
+    return emitError() << "HloSharding '" << text << "' has "
+                       << product(counts) * groupSize
+                       << " tiles times replicas but mesh " << meshRef
+                       << " has " << mesh.getNumDevices() << " devices";
+  if (search.dim(0))
     return makeSharding(*found);
+  // Over parts of axes: the same search on the mesh split into prime
+  // sub-axes, whose parts then merge back ("x":(1)2, "x":(2)2 is "x").
+  MeshAttr atoms = primeRefinedMesh(mesh);
+  if (atoms && atoms.getRank() > mesh.getRank()) {
+    SmallVector<int64_t> atomShape = meshShape(atoms);
+    auto matchesAtoms = [&](const Spec &spec) {
+      int64_t group = 1;
+      tileDims(spec, atomShape, group);
+      if (tileDevices(spec, atoms, group) != expected)
+        return false;
+      found = spec;
+      return true;
+    };
+    SpecSearch atomSearch{counts, atomShape, matchesAtoms, Spec(rank),
+                          SmallVector<bool>(atomShape.size(), false)};
+    if (atomSearch.dim(0)) {
+      SmallVector<DimShardingAttr> dims;
+      for (ArrayRef<int64_t> dim : *found) {
+        SmallVector<StringAttr> names = llvm::map_to_vector(
+            dim, [&](int64_t a) { return atoms.getAxes()[a].getName(); });
+        dims.push_back(DimShardingAttr::get(ctx, canonicalizeAxes(mesh, names),
+                                            /*isOpen=*/false, std::nullopt));
+      }
+      return ShardingAttr::get(ctx, meshRef, dims, {}, ReductionKind::sum);
+    }
+  }
   return emitError() << "no partition spec over mesh " << meshRef
                      << " gives the tile assignment of HloSharding '" << text
                      << "'";

@@ -1,5 +1,6 @@
 //===- Partition.cpp - --xla-partition ------------------------------------===//
 
+#include "dialects/xla/XlaSubAxes.h"
 #include "passes/Passes.h"
 #include "passes/partition/FunctionPartitioner.h"
 
@@ -37,6 +38,10 @@ struct PartitionPass : xspmd::impl::XlaPartitionPassBase<PartitionPass> {
     costs.dcnByteCost = dcnByteCost;
     // One planner (and plan cache) per mesh.
     llvm::DenseMap<Operation *, std::unique_ptr<ReshardPlanner>> planners;
+    // Sub-axes become axes of their own (a refined mesh naming the same
+    // devices), so everything below sees whole axes only.
+    if (failed(xspmd::xla::refineSubAxes(getOperation())))
+      return signalPassFailure();
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isExternal() || func->hasAttr(xspmd::xla::kPartitionedAttrName))
         continue;

@@ -2,6 +2,8 @@
 
 #include "passes/propagation/AxisSharding.h"
 
+#include "dialects/xla/XlaSubAxes.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -15,17 +17,32 @@ MeshAxes::MeshAxes(xla::MeshAttr mesh) : mesh(mesh) {
 
 int64_t MeshAxes::index(StringAttr axis) const {
   auto it = indexOf.find(axis);
-  return it == indexOf.end() ? -1 : it->second;
+  if (it != indexOf.end())
+    return it->second;
+  std::optional<xla::ResolvedAxis> r = xla::resolveAxis(mesh, axis);
+  return r ? r->index : -1;
 }
 
 int64_t MeshAxes::size(StringAttr axis) const {
-  int64_t i = index(axis);
-  return i < 0 ? 1 : mesh.getAxes()[i].getSize();
+  auto it = indexOf.find(axis);
+  if (it != indexOf.end())
+    return mesh.getAxes()[it->second].getSize();
+  std::optional<xla::ResolvedAxis> r = xla::resolveAxis(mesh, axis);
+  return r ? r->size : 1;
 }
 
 xla::LinkClass MeshAxes::link(StringAttr axis) const {
-  int64_t i = index(axis);
-  return i < 0 ? xla::LinkClass::ici : mesh.getLinkClass(i);
+  std::optional<xla::ResolvedAxis> r = xla::resolveAxis(mesh, axis);
+  if (!r)
+    return xla::LinkClass::ici;
+  if (r->isWhole())
+    return mesh.getLinkClass(r->index);
+  // A sub-axis of a hybrid axis: the DCN part is the axis's major part.
+  int64_t dcn = mesh.getDcnSize(r->index);
+  if (dcn == 1 || r->preSize >= dcn)
+    return xla::LinkClass::ici;
+  return r->preSize * r->size <= dcn ? xla::LinkClass::dcn
+                                     : xla::LinkClass::mixed;
 }
 
 int64_t MeshAxes::product(ArrayRef<StringAttr> axes) const {
@@ -43,10 +60,13 @@ int64_t AxisSharding::numShards(const MeshAxes &axes) const {
 }
 
 bool AxisSharding::usesAxis(StringAttr axis) const {
-  if (llvm::is_contained(partial, axis))
+  auto overlaps = [&](StringAttr other) {
+    return xla::axesOverlap(axis.getValue(), other.getValue());
+  };
+  if (llvm::any_of(partial, overlaps))
     return true;
   return llvm::any_of(
-      dims, [&](const AxisList &dim) { return llvm::is_contained(dim, axis); });
+      dims, [&](const AxisList &dim) { return llvm::any_of(dim, overlaps); });
 }
 
 AxisSharding AxisSharding::fromAttr(xla::ShardingAttr sharding) {
@@ -69,13 +89,37 @@ size_t projectDim(ArrayRef<StringAttr> axes, ArrayRef<int64_t> dimFactors,
   }
   size_t placed = 0, k = 0;
   int64_t covered = 1; // product of the axes on factor dimFactors[k]
+  // Splitting an axis needs the dimension's shards to be contiguous, even
+  // ranges: the axes so far must divide the dimension (no padding).
+  int64_t dimSize = 1, axesSoFar = 1;
+  for (int64_t f : dimFactors)
+    dimSize *= factorSizes[f];
   for (StringAttr axis : axes) {
+    axesSoFar *= mesh.size(axis);
+    // An axis that covers the rest of this factor and part of the next
+    // splits into two sub-axes (Shardy's "x":(1)2, "x":(2)2), as long as
+    // both parts divide their factors.
+    while (k < dimFactors.size()) {
+      int64_t f = dimFactors[k];
+      int64_t rest = factorSizes[f] / covered;
+      if (mesh.size(axis) <= rest || k + 1 == dimFactors.size() ||
+          mesh.size(axis) % rest != 0 || factorSizes[f] % covered != 0 ||
+          dimSize % axesSoFar != 0)
+        break;
+      auto parts = xla::splitAxisAt(mesh.getMesh(), axis, rest);
+      if (!parts)
+        break;
+      factorAxes[f].push_back(parts->first);
+      axis = parts->second;
+      ++k;
+      covered = 1;
+    }
     if (k == dimFactors.size())
       break;
     int64_t f = dimFactors[k];
     int64_t next = covered * mesh.size(axis);
     if (factorSizes[f] % next != 0)
-      break; // the axis would straddle two factors or not divide this one
+      break; // the axis would not divide this factor
     factorAxes[f].push_back(axis);
     ++placed;
     covered = next;
@@ -100,7 +144,9 @@ AxisList composeDim(ArrayRef<int64_t> dimFactors, ArrayRef<AxisList> factorAxes,
     if (covered != factorSizes[f])
       break;
   }
-  return axes;
+  // Parts of one axis on adjacent factors join again ("x":(1)2, "x":(2)2 is
+  // "x").
+  return AxisList(xla::canonicalizeAxes(mesh.getMesh(), axes));
 }
 
 bool isPrefix(ArrayRef<StringAttr> prefix, ArrayRef<StringAttr> list) {

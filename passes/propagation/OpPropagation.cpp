@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/xla/XlaSubAxes.h"
 #include "passes/propagation/PropagationState.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -45,9 +46,18 @@ AxisList commonPrefix(ArrayRef<Candidate> candidates) {
 }
 
 /// Truncates `axes` before `axis` (if present).
+/// Drops `axis`, anything sharing devices with it, and what follows.
 void truncateAt(AxisList &axes, StringAttr axis) {
-  auto it = llvm::find(axes, axis);
+  auto it = llvm::find_if(axes, [&](StringAttr other) {
+    return xla::axesOverlap(axis.getValue(), other.getValue());
+  });
   axes.erase(it, axes.end());
+}
+
+bool overlapsAny(ArrayRef<StringAttr> axes, StringAttr axis) {
+  return llvm::any_of(axes, [&](StringAttr other) {
+    return xla::axesOverlap(axis.getValue(), other.getValue());
+  });
 }
 
 /// Evaluates configurations of one op: what each tensor must be resharded
@@ -340,7 +350,7 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
       for (StringAttr axis : choice.axes[f]) {
         users.clear();
         for (int64_t g = 0; g < numFactors; ++g)
-          if (llvm::is_contained(choice.axes[g], axis))
+          if (overlapsAny(choice.axes[g], axis))
             users.push_back(g);
         if (users.size() > 1) {
           dup = axis;
@@ -406,10 +416,10 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
     if (state.mesh && state.mesh != meshRef)
       continue;
     const TensorFactors &factors = rule.getTensor(k);
-    llvm::SmallDenseSet<StringAttr, 8> used;
+    AxisList used;
     for (const DimState &dim : state.dims)
-      used.insert(dim.axes.begin(), dim.axes.end());
-    used.insert(state.partial.begin(), state.partial.end());
+      used.append(dim.axes.begin(), dim.axes.end());
+    used.append(state.partial.begin(), state.partial.end());
     bool grew = false;
     for (auto [d, dim] : llvm::enumerate(state.dims)) {
       AxisList want =
@@ -419,8 +429,9 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
         continue;
       size_t before = dim.axes.size();
       for (StringAttr axis : ArrayRef<StringAttr>(want).drop_front(before)) {
-        if (!used.insert(axis).second)
+        if (overlapsAny(used, axis))
           break;
+        used.push_back(axis);
         dim.axes.push_back(axis);
       }
       if (dim.axes.size() == before)
@@ -443,8 +454,9 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
         !pending.empty() &&
         (state.partial.empty() || state.partialKind == rule.reductionKind)) {
       for (StringAttr axis : pending) {
-        if (!used.insert(axis).second)
+        if (overlapsAny(used, axis))
           continue;
+        used.push_back(axis);
         state.partial.push_back(axis);
         state.partialKind = rule.reductionKind;
         state.partialOrigin = {recordIndex, choice.source[pendingFactor].first,

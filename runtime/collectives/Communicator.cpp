@@ -122,13 +122,45 @@ llvm::Expected<Tensor> Communicator::execute(int64_t device,
     for (int64_t member : call.groups[group])
       *groupStart = std::max(*groupStart, arrivals[member].issueTime);
   }
-  lock.unlock();
-  Tensor result = computeCollectiveResult(call, device, inputs);
-  lock.lock();
+  Tensor result;
+  if (call.kind == CollectiveKind::allReduce ||
+      call.kind == CollectiveKind::allGather) {
+    // One value per group: the first member computes it (without the lock),
+    // the others wait for it and share it.
+    if (groupResults.size() != call.groups.size()) {
+      groupResults.assign(call.groups.size(), Tensor());
+      groupComputing.assign(call.groups.size(), false);
+      groupReady.assign(call.groups.size(), false);
+    }
+    int64_t group = call.locate(device).first;
+    if (!groupComputing[group]) {
+      groupComputing[group] = true;
+      lock.unlock();
+      result = computeCollectiveResult(call, device, inputs);
+      lock.lock();
+      groupResults[group] = result;
+      groupReady[group] = true;
+      // Nobody reads this group's inputs any more: let them go now rather
+      // than when the last device of the round departs.
+      for (int64_t member : call.groups[group])
+        arrivals[member].input = Tensor();
+      changed.notify_all();
+    } else {
+      changed.wait(lock, [&] { return groupReady[group]; });
+      result = groupResults[group];
+    }
+  } else {
+    lock.unlock();
+    result = computeCollectiveResult(call, device, inputs);
+    lock.lock();
+  }
 
   if (++departed == numDevices) {
     for (Arrival &a : arrivals)
       a = Arrival();
+    groupResults.clear();
+    groupComputing.clear();
+    groupReady.clear();
     departed = 0;
     // Devices that left stay counted in every later round.
     arrived = std::count(exited.begin(), exited.end(), true);

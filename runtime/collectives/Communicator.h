@@ -84,6 +84,11 @@ private:
   /// "finished its program after 2 collectives", "failed (...)".
   std::vector<std::string> exitNotes;
   std::optional<std::string> abortMessage;
+  /// All-reduce and all-gather give every member of a group the same value:
+  /// one member computes it and the others share its storage (tensors are
+  /// immutable), per group of the current round.
+  std::vector<Tensor> groupResults;
+  std::vector<bool> groupComputing, groupReady;
 };
 
 } // namespace xspmd::runtime

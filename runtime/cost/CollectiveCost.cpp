@@ -36,6 +36,7 @@ IciLinkParams CollectiveCostModel::iciParams() const {
   if (options.calibrated)
     efficiency *= spec.iciEfficiency;
   return {spec.iciLinkBandwidth * efficiency, spec.iciHopLatency,
+          /*stepLatency=*/options.calibrated ? spec.collectiveStepLatency : 0,
           /*additive=*/options.calibrated};
 }
 

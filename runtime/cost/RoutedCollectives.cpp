@@ -107,7 +107,10 @@ phasesOf(const StepTraffic &traffic, int64_t steps, StepCombine combine,
     phase.operation = operation.str();
     phase.algorithm = iciAlgorithm.str();
     phase.link = LinkClass::Ici;
-    double latency = traffic.maxHops * spec.iciHopLatency;
+    // The calibrated model adds the generation's per-step synchronisation.
+    double stepLatency =
+        combine == StepCombine::Overlapped ? 0 : spec.collectiveStepLatency;
+    double latency = traffic.maxHops * spec.iciHopLatency + stepLatency;
     double bandwidth = traffic.ici.maxLoad() / iciBandwidth;
     phase.latencySeconds = steps * latency;
     phase.bandwidthSeconds = steps * bandwidth;
@@ -125,9 +128,10 @@ phasesOf(const StepTraffic &traffic, int64_t steps, StepCombine combine,
         load = std::max(load, traffic.ici.maxLoadOnRoute(source, target));
       }
       phase.groupSeconds.push_back(
-          messages.empty() ? 0
-                           : steps * combined(hops * spec.iciHopLatency,
-                                              load / iciBandwidth));
+          messages.empty()
+              ? 0
+              : steps * combined(hops * spec.iciHopLatency + stepLatency,
+                                 load / iciBandwidth));
     }
     phases.push_back(std::move(phase));
   }

@@ -30,6 +30,20 @@ static std::string strideNote(const GridAxis &axis) {
   return note;
 }
 
+int64_t embeddedRings(llvm::ArrayRef<GridAxis> axes) {
+  if (axes.size() < 2 ||
+      llvm::all_of(axes, [](const GridAxis &a) { return a.span.ring; }))
+    return 0;
+  int64_t members = 1, cornerLinks = 0;
+  for (const GridAxis &axis : axes) {
+    members *= axis.span.length;
+    cornerLinks += axis.span.ring ? 2 : 1;
+  }
+  if (members % 2 != 0)
+    return 0;
+  return std::max<int64_t>(1, cornerLinks / 2);
+}
+
 std::string describeSubgridAlgorithm(llvm::ArrayRef<GridAxis> axes) {
   if (axes.empty())
     return "local (one device)";
@@ -44,6 +58,10 @@ std::string describeSubgridAlgorithm(llvm::ArrayRef<GridAxis> axes) {
     parts.push_back(formatv(
         "{0} ({1} of {2}{3})", topology::axisName(axis.span.axis),
         axis.span.ring ? "ring" : "line", axis.span.length, strideNote(axis)));
+  if (int64_t rings = embeddedRings(axes))
+    return formatv("{0} bidirectional ring{1} embedded in {2}", rings,
+                   rings == 1 ? "" : "s", llvm::join(parts, ", "))
+        .str();
   return "multi-axis over " + llvm::join(parts, ", ");
 }
 
@@ -69,7 +87,35 @@ static AxisGather gatherAlongAxis(const GridAxis &axis, double ringVolume,
   if (run.ring)
     bandwidth *= 2; // both directions of the ring
   int64_t hops = steps * run.stride;
-  return {hops * params.hopLatency, sent / bandwidth, hops, sent};
+  return {hops * params.hopLatency + steps * params.stepLatency,
+          sent / bandwidth, hops, sent};
+}
+
+/// All-gather round Hamiltonian cycles of a grid group (embeddedRings):
+/// every shard goes half each way round, N - 1 steps of one member hop.
+static CollectivePhase embeddedRingGather(llvm::ArrayRef<GridAxis> axes,
+                                          int64_t rings, double gatheredBytes,
+                                          const IciLinkParams &params,
+                                          CollectivePhase phase) {
+  double members = 1, bandwidth = params.linkBandwidth;
+  int64_t stride = 1;
+  for (const GridAxis &axis : axes) {
+    members *= axis.span.length;
+    // The cycle crosses every axis: its slowest link paces it.
+    bandwidth = std::min(bandwidth, params.linkBandwidth / axis.linkSharing /
+                                        axis.slowdown);
+    stride = std::max(stride, axis.span.stride);
+  }
+  int64_t steps = static_cast<int64_t>(members) - 1;
+  double sent = (members - 1) / members * gatheredBytes;
+  phase.bandwidthSeconds = sent / (2 * rings * bandwidth);
+  phase.sequentialHops = steps * stride;
+  phase.latencySeconds =
+      phase.sequentialHops * params.hopLatency + steps * params.stepLatency;
+  phase.seconds = params.combine(phase.latencySeconds, phase.bandwidthSeconds);
+  phase.bytesSentPerDevice = sent;
+  phase.linkBytes = members * sent * stride;
+  return phase;
 }
 
 CollectivePhase subgridAllGather(llvm::ArrayRef<GridAxis> axes,
@@ -80,6 +126,9 @@ CollectivePhase subgridAllGather(llvm::ArrayRef<GridAxis> axes,
   phase.operation = operation.str();
   phase.algorithm = describeSubgridAlgorithm(axes);
   phase.link = topology::LinkClass::Ici;
+  if (int64_t rings = embeddedRings(axes))
+    return embeddedRingGather(axes, rings, gatheredBytes, params,
+                              std::move(phase));
   size_t m = axes.size();
   double members = 1;
   for (const GridAxis &axis : axes)
@@ -145,6 +194,7 @@ CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
   if (axes.empty())
     return phase;
   double chunk = bytesPerDevice / members;
+  int64_t steps = 0;
   for (const GridAxis &axis : axes) {
     const topology::AxisSpan &run = axis.span;
     double n = static_cast<double>(run.length);
@@ -152,13 +202,15 @@ CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
     phase.bandwidthSeconds =
         std::max(phase.bandwidthSeconds,
                  busiestLinkChunks(run) * bytesPerDevice / (n * bandwidth));
-    int64_t steps = run.ring ? run.length / 2 : run.length - 1;
-    phase.sequentialHops += steps * run.stride;
+    int64_t axisSteps = run.ring ? run.length / 2 : run.length - 1;
+    steps += axisSteps;
+    phase.sequentialHops += axisSteps * run.stride;
     double lines = members / n;
     phase.linkBytes +=
         chunk * lines * lines * pairDistanceSum(run) * run.stride;
   }
-  phase.latencySeconds = phase.sequentialHops * params.hopLatency;
+  phase.latencySeconds =
+      phase.sequentialHops * params.hopLatency + steps * params.stepLatency;
   phase.seconds = params.combine(phase.latencySeconds, phase.bandwidthSeconds);
   phase.bytesSentPerDevice = (members - 1) / members * bytesPerDevice;
   return phase;

@@ -11,10 +11,22 @@
 //       bandwidth (n-1)/n * U / (2 W)       latency floor(n/2) * T_min
 //     line (no wraparound):
 //       bandwidth (n-1)/n * U / W           latency (n-1) * T_min
-//   several axes (AllGather_XY): the data splits into one part per axis and
-//   part j gathers the axes in the rotated order j, j+1, ...; in round r every
-//   axis serves one part, so all links work at once. For m equal axes this
-//   is exactly (N-1)/N * V / (m * 2W), the notes' V / (W_bidi * n_axes).
+//   several axes, every one a ring (AllGather_XY on a torus): the data
+//   splits into one part per axis and part j gathers the axes in the rotated
+//   order j, j+1, ...; in round r every axis serves one part, so all links
+//   work at once. For m equal axes this is exactly (N-1)/N * V / (m * 2W),
+//   the notes' V / (W_bidi * n_axes).
+//   several axes, some of them lines (a mesh without wraparound, N even):
+//   C bidirectional rings embedded in the sub-grid (Hamiltonian cycles
+//   through all N members), half of each shard going each way round:
+//       bandwidth (N-1)/N * V / (C * 2W)    latency (N-1) steps of one hop
+//   C is the number of edge-disjoint cycles the grid holds, at most half
+//   the links of its corner chips: floor((2 rings + lines) / 2), at least 1
+//   (2x2, 2x2x2 and every grid of lines: 1; a torus of m axes would hold m,
+//   the multi-axis bandwidth). This is how XLA runs collectives on TPUs
+//   (amb's bus-bandwidth convention counts rings per chip, notes 2) and what
+//   amb's TPU7x curves show: a 2x2x2 reaches the 2x2x1's bus bandwidth, two
+//   links per chip, not three (docs/topology.md 4.6).
 //   reduce-scatter: the same schedule reversed, same time.
 //   all-to-all, B bytes per device, dimension-order routing: the busiest
 //   link of axis i carries L(n_i) chunks of B / n_i, with
@@ -45,6 +57,9 @@ struct IciLinkParams {
   /// One direction of one link, after efficiency.
   double linkBandwidth;
   double hopLatency;
+  /// Synchronisation of each ring or line step, besides its hops (the
+  /// generation's collectiveStepLatency; 0 in the closed forms).
+  double stepLatency = 0;
   /// Latency adds to the bandwidth time (the calibrated alpha-beta model);
   /// false: a step costs the larger of the two (SB-shard's closed forms).
   bool additive = false;
@@ -81,8 +96,14 @@ CollectivePhase subgridAllToAll(llvm::ArrayRef<GridAxis> axes,
                                 const IciLinkParams &params);
 
 /// "bidirectional ring over x (16 chips)", "line over y (4 chips)",
-/// "multi-axis over x (ring of 16), y (line of 4, every 2nd chip)".
+/// "multi-axis over x (ring of 16), y (ring of 4, every 2nd chip)",
+/// "1 bidirectional ring embedded in x (line of 2), y (line of 2)".
 std::string describeSubgridAlgorithm(llvm::ArrayRef<GridAxis> axes);
+
+/// Rings embedded in a multi-axis sub-grid group (see above), or 0 when the
+/// group runs the multi-axis schedule (one axis, every axis a ring, or an
+/// odd member count: no Hamiltonian cycle).
+int64_t embeddedRings(llvm::ArrayRef<GridAxis> axes);
 
 } // namespace xspmd::cost
 

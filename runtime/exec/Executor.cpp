@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cassert>
+#include <thread>
 
 namespace xspmd::runtime {
 
@@ -42,10 +43,16 @@ public:
         slots(program.numSlots) {}
 
   llvm::Expected<TensorList> run(llvm::ArrayRef<Tensor> args) {
+    return run(TensorList(args.begin(), args.end()));
+  }
+
+  /// Takes the arguments over: each is freed after its last use.
+  llvm::Expected<TensorList> run(TensorList &&args) {
     for (auto [slot, value] : program.constants)
       slots[slot] = value;
     for (size_t i = 0; i < args.size(); ++i)
-      slots[program.argSlots[i]] = args[i];
+      slots[program.argSlots[i]] = std::move(args[i]);
+    args.clear();
     if (observer)
       observer->beginProgram(program);
     if (llvm::Error err =
@@ -171,7 +178,7 @@ llvm::Expected<TensorList> runOnDevice(const Program &program,
 
 llvm::Expected<std::vector<TensorList>>
 runOnDevices(llvm::ArrayRef<const Program *> programs,
-             const std::vector<TensorList> &args,
+             std::vector<TensorList> args,
              llvm::ArrayRef<ExecutionObserver *> observers) {
   int64_t numDevices = args.size();
   assert(programs.size() == args.size() && "one program per device");
@@ -197,12 +204,18 @@ runOnDevices(llvm::ArrayRef<const Program *> programs,
   // oversubscribe (docs/runtime.md). A one-device run keeps BLAS's own.
   int blasThreads = getBlasThreads();
   setBlasThreads(1);
+  // More device threads than cores: products take turns, one per core.
+  int cores = static_cast<int>(std::thread::hardware_concurrency());
+  if (cores > 0 && cores < numDevices)
+    setConcurrentGemms(cores);
   Communicator communicator(numDevices);
   std::vector<TensorList> results(numDevices);
   std::vector<std::string> failures(numDevices);
   runConcurrently(numDevices, [&](int64_t d) {
     DeviceContext device{d, numDevices, &communicator, observerOf(d)};
-    llvm::Expected<TensorList> out = runOnDevice(*programs[d], args[d], device);
+    // The device owns its blocks: each is freed after its last use.
+    llvm::Expected<TensorList> out =
+        ProgramRun(*programs[d], device).run(std::move(args[d]));
     if (out) {
       results[d] = std::move(*out);
       communicator.deviceExited(d, std::nullopt);
@@ -211,6 +224,7 @@ runOnDevices(llvm::ArrayRef<const Program *> programs,
     failures[d] = llvm::toString(out.takeError());
     communicator.deviceExited(d, failures[d]);
   });
+  setConcurrentGemms(0);
   setBlasThreads(blasThreads);
   // A collective problem is reported once, as the communicator saw it.
   if (std::optional<std::string> abort = communicator.getAbortMessage())

@@ -32,10 +32,12 @@ llvm::Expected<TensorList> runOnDevice(const Program &program,
 /// program (SPMD); per-device programs (MPMD) must agree on their
 /// collectives. Returns each device's results, or one error (a collective
 /// mismatch names the devices and ops). `observers`, when not empty, holds
-/// one observer per device (runtime/exec/ExecutionObserver.h).
+/// one observer per device (runtime/exec/ExecutionObserver.h). Each device
+/// takes its arguments over and frees each after its last use (pass them
+/// with std::move to let go of them).
 llvm::Expected<std::vector<TensorList>>
 runOnDevices(llvm::ArrayRef<const Program *> programs,
-             const std::vector<TensorList> &args,
+             std::vector<TensorList> args,
              llvm::ArrayRef<ExecutionObserver *> observers = {});
 
 /// Checks `args` against the program's signature.

@@ -1,4 +1,4 @@
-//===- Fusion.cpp - HBM traffic once elementwise ops are fused ------------===//
+//===- Fusion.cpp - HBM traffic once XLA's fusions are formed -------------===//
 
 #include "runtime/exec/Fusion.h"
 
@@ -27,37 +27,76 @@ void computeFusedBytes(Program &program) {
         root[r] = root[inst.operands[0]];
     }
   }
-  // A buffer must be materialized when it is returned or read by an op that
-  // does not fuse.
-  std::vector<bool> materialized(program.numSlots, false);
+  auto roleOf = [&](int32_t inst) {
+    return insts[inst].kind == InstructionKind::Compute ? insts[inst].fusion
+                                                        : FusionRole::None;
+  };
+  // Who reads each buffer (one entry per reading instruction), and whether
+  // it is returned.
+  std::vector<llvm::SmallVector<int32_t, 2>> readers(program.numSlots);
+  std::vector<bool> returned(program.numSlots, false);
   for (int32_t s : program.resultSlots)
-    materialized[root[s]] = true;
-  for (const Instruction &inst : insts) {
+    returned[root[s]] = true;
+  for (auto [i, inst] : llvm::enumerate(insts)) {
     if (inst.kind == InstructionKind::View)
       continue;
-    bool consumer = inst.kind == InstructionKind::Compute &&
-                    inst.fusion != FusionRole::None;
-    if (!consumer)
-      for (int32_t s : inst.operands)
-        materialized[root[s]] = true;
+    for (int32_t s : inst.operands) {
+      llvm::SmallVector<int32_t, 2> &list = readers[root[s]];
+      if (list.empty() || list.back() != static_cast<int32_t>(i))
+        list.push_back(static_cast<int32_t>(i));
+    }
   }
-  auto fusedAway = [&](int32_t slot) {
-    int32_t p = producer[root[slot]];
-    return p >= 0 && insts[p].fusion == FusionRole::Loop &&
-           !materialized[root[slot]];
+  auto producedBy = [&](int32_t slot, FusionRole role) {
+    int32_t p = producer[slot];
+    return p >= 0 && root[slot] == slot && roleOf(p) == role;
   };
+  // Loop fusion: a Loop result whose readers all take fused producers.
+  std::vector<bool> fusedAway(program.numSlots, false);
+  for (int32_t s = 0; s < program.numSlots; ++s) {
+    if (!producedBy(s, FusionRole::Loop) || returned[s] || readers[s].empty())
+      continue;
+    fusedAway[s] = llvm::all_of(readers[s], [&](int32_t reader) {
+      return roleOf(reader) != FusionRole::None;
+    });
+  }
+  // Output fusion: a contraction read only by a Loop op that is written.
+  for (int32_t s = 0; s < program.numSlots; ++s) {
+    if (!producedBy(s, FusionRole::Matrix) || returned[s] ||
+        readers[s].size() != 1)
+      continue;
+    const Instruction &consumer = insts[readers[s].front()];
+    if (roleOf(readers[s].front()) != FusionRole::Loop)
+      continue;
+    fusedAway[s] = llvm::none_of(consumer.results,
+                                 [&](int32_t r) { return fusedAway[root[r]]; });
+  }
+  // A softmax is reductions (max, sum) and an elementwise normalization,
+  // exp(x - max) / sum: when every reader takes fused producers, XLA fuses
+  // the normalization into them and the probabilities are not written; the
+  // readers read the softmax's operand instead (as many bytes).
+  std::vector<bool> normalizedInReaders(program.numSlots, false);
+  for (auto [i, inst] : llvm::enumerate(insts)) {
+    if (inst.kind != InstructionKind::Compute || inst.opName != "xla.softmax")
+      continue;
+    int32_t s = root[inst.results.front()];
+    normalizedInReaders[s] = !returned[s] && !readers[s].empty() &&
+                             llvm::all_of(readers[s], [&](int32_t reader) {
+                               return roleOf(reader) != FusionRole::None;
+                             });
+  }
   for (Instruction &inst : insts) {
     if (inst.kind != InstructionKind::Compute)
       continue;
     double saved = 0;
-    if (inst.fusion != FusionRole::None)
-      for (int32_t s : inst.operands)
-        if (fusedAway(s))
-          saved += slotBytes(program, s);
-    if (inst.fusion == FusionRole::Loop)
-      for (int32_t r : inst.results)
-        if (fusedAway(r))
-          saved += slotBytes(program, r);
+    for (int32_t r : inst.results)
+      if (normalizedInReaders[root[r]])
+        saved += slotBytes(program, r);
+    for (int32_t s : inst.operands)
+      if (fusedAway[root[s]])
+        saved += slotBytes(program, s);
+    for (int32_t r : inst.results)
+      if (fusedAway[root[r]])
+        saved += slotBytes(program, r);
     inst.fusedBytes = std::max(0.0, inst.work.bytes - saved);
   }
 }

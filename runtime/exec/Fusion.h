@@ -1,19 +1,35 @@
-//===- Fusion.h - HBM traffic once elementwise ops are fused ----*- C++ -*-===//
+//===- Fusion.h - HBM traffic once XLA's fusions are formed -----*- C++ -*-===//
 //
-// XLA fuses chains of elementwise ops (loop fusion) and elementwise
-// producers of reductions (input fusion): the intermediate values stay in
-// vector registers and VMEM instead of going through HBM. The timing model
-// follows that rule, conservatively:
+// XLA fuses ops so that intermediate values stay in vector registers and
+// VMEM instead of going through HBM (docs/simulator.md 3). The timing model
+// forms the fusions XLA's instruction fusion forms on TPU, conservatively:
 //
-//   a Loop op (elementwise, broadcast_in_dim) is fused into its consumers
-//   when every consumer, looking through views (reshape, mark_sharding), is
-//   a Loop or Input op (reduce, softmax) and the value is not returned; its
-//   result is then neither written nor read back.
+//   loop fusion     an elementwise op or broadcast (Loop) whose every
+//                   consumer, looking through views (reshape,
+//                   mark_sharding), is a Loop op, a reduction or softmax
+//                   (input fusion) or a contraction (producer fusion into
+//                   the MXU operand, as TPU's convolution fusions take
+//                   converts, broadcasts and elementwise producers), and
+//                   which is not returned, is neither written nor read back.
+//   output fusion   a contraction or convolution whose only consumer is an
+//                   elementwise op that is itself written (the root of its
+//                   fusion: a bias add, an activation, a scaling) and which
+//                   is not returned writes nothing; the consumer does not
+//                   read it. At most one MXU op or reduction per fusion: a
+//                   consumer fused into a reduction or another contraction
+//                   keeps its producer's result in HBM.
+//   softmax         its normalization, exp(x - max) / sum, is elementwise:
+//                   when every reader of the probabilities takes fused
+//                   producers, they are not written (the readers read the
+//                   softmax's operand instead, as many bytes).
 //
-// Contractions, convolutions, data movement and collectives never fuse
-// (XLA's output fusion into a matmul is not modelled). FLOPs do not change;
-// Instruction::fusedBytes is Instruction::work.bytes minus the traffic that
-// fusion removes. Memory liveness keeps every value (conservative).
+// Data movement (transpose, slice, ...) and collectives never fuse, and no
+// fusion keeps a reduction's input on chip for a later op (no flash
+// attention: attention scores go through HBM). FLOPs do not change; Instruction::fusedBytes is
+// Instruction::work.bytes minus the traffic fusion removes; a fused
+// producer's own operands are charged once even when several consumers take
+// it. Memory liveness keeps every value (conservative). `--no-fusion` turns
+// all of it off.
 //
 //===----------------------------------------------------------------------===//
 

@@ -34,6 +34,22 @@ static OpKernel withResult(TensorSpec spec, Fill fill) {
   };
 }
 
+/// Whether a slice of `in` with unit strides giving `out` is one contiguous
+/// run of the row-major operand: size 1 in the leading dims, any range in
+/// one dim, whole in the dims after it.
+static bool isContiguousSlice(ArrayRef<int64_t> in, ArrayRef<int64_t> out,
+                              ArrayRef<int64_t> strides) {
+  if (llvm::any_of(strides, [](int64_t s) { return s != 1; }))
+    return false;
+  size_t d = 0;
+  while (d < out.size() && out[d] == 1)
+    ++d;
+  for (++d; d < out.size(); ++d)
+    if (out[d] != in[d])
+      return false;
+  return true;
+}
+
 static OpKernel lowerReshape(ReshapeOp op) {
   Shape shape = specOf(op.getResult()).shape;
   // A view: tensors are immutable, so sharing storage is safe.
@@ -88,9 +104,25 @@ FailureOr<OpKernel> lowerDataMovementOp(Operation *op) {
                             reverse(*in[0], dims, out);
                           });
       })
-      .Case([](SliceOp op) {
+      .Case([](SliceOp op) -> OpKernel {
         Shape start = toShape(op.getStart()),
               strides = toShape(op.getStrides());
+        TensorSpec in = specOf(op.getOperand()), out = specOf(op.getResult());
+        if (numElementsOf(out.shape) > 0 &&
+            isContiguousSlice(in.shape, out.shape, strides)) {
+          // One run of the operand's storage: a view, as reshape is
+          // (tensors are immutable).
+          int64_t offset = 0;
+          Shape inStrides = stridesOf(in.shape);
+          for (size_t d = 0; d < start.size(); ++d)
+            offset += start[d] * inStrides[d];
+          Shape shape = out.shape;
+          return [offset, shape](DeviceContext &, ArrayRef<const Tensor *> in,
+                                 MutableArrayRef<Tensor> out) {
+            out[0] = in[0]->view(offset, shape);
+            return llvm::Error::success();
+          };
+        }
         return withResult(
             specOf(op.getResult()),
             [start, strides](ArrayRef<const Tensor *> in, Tensor &out) {

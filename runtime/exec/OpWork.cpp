@@ -58,6 +58,8 @@ FusionRole fusionRoleOf(Operation *op) {
     return FusionRole::None;
   if (isa<ReduceOp, SoftmaxOp, ReduceRegionOp, ReduceWindowOp>(op))
     return FusionRole::Input;
+  if (isa<DotGeneralOp, MatmulOp, EinsumOp, ConvolutionOp>(op))
+    return FusionRole::Matrix;
   // Every elementwise op of the dialect (arithmetic, math, compare, select,
   // convert, clamp) fuses; bitcast_convert is a view.
   if (isa<BroadcastInDimOp>(op) || op->hasTrait<OpTrait::Elementwise>())

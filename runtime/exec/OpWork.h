@@ -41,6 +41,9 @@ enum class FusionRole : uint8_t {
   /// Reductions and softmax: take fused producers as operands (input
   /// fusion), write their results.
   Input,
+  /// Contractions and convolutions (the MXU): take fused producers as
+  /// operands, and fuse into a single elementwise consumer (output fusion).
+  Matrix,
 };
 
 /// The fusion role of `op`.

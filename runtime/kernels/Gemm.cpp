@@ -7,7 +7,9 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
@@ -83,12 +85,53 @@ void gemmInt(int64_t m, int64_t n, int64_t k, GemmOperand a, GemmOperand b,
   }
 }
 
+/// At most `limit` products at once (0: no limit). OpenBLAS gives every
+/// concurrent call its own packing buffer: device threads beyond the cores
+/// would each touch one, and time-slice the cores in the middle of a
+/// product.
+class BlasGate {
+public:
+  void setLimit(int newLimit) {
+    std::lock_guard<std::mutex> lock(mutex);
+    limit = newLimit;
+    freed.notify_all();
+  }
+  void enter() {
+    std::unique_lock<std::mutex> lock(mutex);
+    freed.wait(lock, [&] { return limit <= 0 || running < limit; });
+    ++running;
+  }
+  void exit() {
+    std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    freed.notify_one();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable freed;
+  int limit = 0, running = 0;
+};
+
+BlasGate &blasGate() {
+  static BlasGate gate;
+  return gate;
+}
+
+struct GateGuard {
+  GateGuard() { blasGate().enter(); }
+  ~GateGuard() { blasGate().exit(); }
+};
+
 } // namespace
+
+void setConcurrentGemms(int limit) { blasGate().setLimit(limit); }
 
 void gemm(ElementType type, int64_t m, int64_t n, int64_t k, GemmOperand a,
           GemmOperand b, void *c, int64_t ldc) {
   if (m == 0 || n == 0)
     return;
+  GateGuard guard;
   switch (type) {
   case ElementType::f32:
     cblas_sgemm(CblasRowMajor, blasTrans(a.trans), blasTrans(b.trans), m, n, k,

@@ -39,6 +39,12 @@ void batchedGemm(ElementType type, int64_t batch, int64_t m, int64_t n,
 void setBlasThreads(int threads);
 int getBlasThreads();
 
+/// Lets at most `limit` gemm calls run at once (0: no limit). Many device
+/// threads on few cores set it to the core count: products then run one per
+/// core instead of time-slicing, and OpenBLAS touches one packing buffer per
+/// concurrent call, not per device (docs/runtime.md).
+void setConcurrentGemms(int limit);
+
 } // namespace xspmd::runtime
 
 #endif // XSPMD_RUNTIME_KERNELS_GEMM_H

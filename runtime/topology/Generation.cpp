@@ -156,9 +156,12 @@ const GenerationSpec kSpecs[] = {
         3.2e10,         // unverified: v6e's (the notes have none for TPU7x)
         4 * 100 * Gbps, // 100 Gb/s per chip, 4 chips per host
         10e-6,
-        // Fitted on amb's 2x2x1 all-gather curve (docs/topology.md 4.6).
-        11.2e-6,
+        // Fitted on amb's 2x2x1 and 2x2x2 all-gather curves, both run as
+        // one bidirectional ring (docs/topology.md 4.6): no launch cost,
+        // 3.5 us per ring step besides the hop.
+        0.0,
         0.89,
+        3.5e-6,
     },
 };
 

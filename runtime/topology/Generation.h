@@ -88,6 +88,9 @@ struct GenerationSpec {
   double collectiveLaunchLatency;
   /// Fraction of the ICI link bandwidth large collectives achieve.
   double iciEfficiency;
+  /// Synchronisation cost of every step of a collective's ring or line
+  /// (each step waits for its neighbour's data), besides the hop latency.
+  double collectiveStepLatency = 0;
 
   int64_t chipsPerHost() const {
     return hostBlock[0] * hostBlock[1] * hostBlock[2];

@@ -79,9 +79,22 @@ func.func @reversed(%a: tensor<16xf32> {mhlo.sharding = "{devices=[8]7,6,5,4,3,2
 
 xla.mesh @mesh = <["x"=2, "y"=4]>
 
-// Shard counts no distinct mesh axes give (only "x" has size 2).
-// expected-error @+1 {{argument 0: no partition spec over mesh @mesh gives the tile assignment of HloSharding '{devices=[2,2,2]<=[8]}'}}
+// Shard counts no whole axes give (only "x" has size 2): "y" in two parts,
+// as Shardy's sub-axes.
+// CHECK-LABEL: func.func @two_by_two_by_two
+// CHECK-SAME: xla.sharding = #xla.sharding<@mesh, [{"x"}, {"y":(1)2}, {"y":(2)2}]>
 func.func @two_by_two_by_two(%a: tensor<4x4x4xf32> {mhlo.sharding = "{devices=[2,2,2]<=[8]}"}) {
+  return
+}
+
+// -----
+
+xla.mesh @mesh = <["x"=2, "y"=4]>
+
+// Parts of "y" in the other order: minor part on dimension 0.
+// CHECK-LABEL: func.func @minor_part_first
+// CHECK-SAME: xla.sharding = #xla.sharding<@mesh, [{"y":(2)2}, {"x", "y":(1)2}]>
+func.func @minor_part_first(%a: tensor<4x4xf32> {mhlo.sharding = "{devices=[2,4]<=[2,2,2]T(2,0,1)}"}) {
   return
 }
 

@@ -39,14 +39,31 @@ func.func @backward(%a: tensor<8x4xf32>) -> (tensor<32xf32> {xla.sharding = #xla
   return %0 : tensor<32xf32>
 }
 
-// [32] -> [2,16]: "x" (4) would have to be split into 2 x 2 across the two
-// result dimensions (a sub-axis), which a partition spec cannot say; the
-// result stays replicated and the partitioner reshards.
-// CHECK-LABEL: func.func @would_split_an_axis
-// CHECK: xla.reshape {{.*}}xla.sharding = #xla.sharding<@mesh, [{}, {}]>
-func.func @would_split_an_axis(%a: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}]>}) -> tensor<2x16xf32> {
+// [32] -> [2,16]: "x" (4) splits into 2 x 2 across the two result
+// dimensions: sub-axes "x":(1)2 and "x":(2)2 (Shardy's), no communication.
+// CHECK-LABEL: func.func @splits_an_axis
+// CHECK: xla.reshape {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x":(1)2}, {"x":(2)2}]>
+func.func @splits_an_axis(%a: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}]>}) -> tensor<2x16xf32> {
   %0 = xla.reshape %a : (tensor<32xf32>) -> tensor<2x16xf32>
   return %0 : tensor<2x16xf32>
+}
+
+// And back: the two parts on adjacent factors of one dimension join into
+// the whole axis again.
+// CHECK-LABEL: func.func @joins_sub_axes
+// CHECK: xla.reshape {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x"}]>
+func.func @joins_sub_axes(%a: tensor<2x16xf32> {xla.sharding = #xla.sharding<@mesh, [{"x":(1)2}, {"x":(2)2}]>}) -> tensor<32xf32> {
+  %0 = xla.reshape %a : (tensor<2x16xf32>) -> tensor<32xf32>
+  return %0 : tensor<32xf32>
+}
+
+// A part of an axis on one dimension, and the rest used elsewhere: the
+// sub-axis a reshape would create must not overlap what the value holds.
+// CHECK-LABEL: func.func @sub_axis_next_to_its_axis
+// CHECK: xla.reshape {{.*}}xla.sharding = #xla.sharding<@mesh, [{"x":(1)2}, {"x":(2)2}, {"y"}]>
+func.func @sub_axis_next_to_its_axis(%a: tensor<32x4xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<2x16x4xf32> {
+  %0 = xla.reshape %a : (tensor<32x4xf32>) -> tensor<2x16x4xf32>
+  return %0 : tensor<2x16x4xf32>
 }
 
 // A non-divisible sharding (6 rows over 4 devices, padded) passes through

@@ -33,12 +33,14 @@ CollectiveEstimate calibrated(const xspmd::topology::Topology &t,
 TEST(Calibrated, PresetsCarryTheFittedParameters) {
   for (const auto &spec : xspmd::topology::allGenerationSpecs()) {
     if (spec.generation == xspmd::topology::Generation::Tpu7x) {
-      // Its own fit (amb's 2x2x1 all-gather curve).
-      EXPECT_DOUBLE_EQ(spec.collectiveLaunchLatency, 11.2e-6);
+      // Its own fit (amb's 2x2x1 and 2x2x2 all-gather curves).
+      EXPECT_DOUBLE_EQ(spec.collectiveLaunchLatency, 0);
+      EXPECT_DOUBLE_EQ(spec.collectiveStepLatency, 3.5e-6);
       EXPECT_DOUBLE_EQ(spec.iciEfficiency, 0.89);
       continue;
     }
     EXPECT_DOUBLE_EQ(spec.collectiveLaunchLatency, T_launch) << spec.name.str();
+    EXPECT_DOUBLE_EQ(spec.collectiveStepLatency, 0) << spec.name.str();
     EXPECT_DOUBLE_EQ(spec.iciEfficiency, E_ici) << spec.name.str();
   }
 }
@@ -113,19 +115,25 @@ TEST(Calibrated, PointToPointPaysTheLaunchOnce) {
                      T_launch + 6 * T_min + 17e6 / (2 * E_ici * W_uni_v5e));
 }
 
-TEST(Calibrated, Tpu7xAllGatherCurveOn2x2x1) {
-  // amb's all-gather of f32[n,8,128] per JAX device over a TPU7x 2x2x1
-  // (notes 5.1); a simulated device is a chip (2 JAX devices), so a chip's
-  // shard is 2 S (V = 8 S). Multi-axis over two lines of 2: 2 rounds of one
-  // hop each link moving V/8 then V/4 at 0.89 x 1e11 B/s, plus the 11.2 us
-  // launch. amb's bus bandwidth is 6 S / time.
-  auto t = makeTopology("tpu7x:2x2x1");
-  for (auto [n, measured] :
-       {std::pair{64.0, 71.8e9}, std::pair{16384.0, 178.8e9}}) {
-    double S = n * 8 * 128 * 4;
-    auto e = calibrated(t, CollectiveKind::AllGather, everything(t), 2 * S);
-    EXPECT_WITHIN_2PCT(e.seconds, 11.2e-6 + 2 * T_min + 6 * S / (0.89 * 2e11));
-    EXPECT_NEAR(6 * S / e.seconds, measured, 0.02 * measured);
+TEST(Calibrated, Tpu7xAllGatherCurvesRunAsOneRing) {
+  // amb's all-gather of f32[n,8,128] per JAX device over TPU7x 2x2x1 and
+  // 2x2x2 (notes 5.1); a simulated device is a chip (2 JAX devices), so a
+  // chip's shard is 2 S (V = 2 S N). Both grids run one bidirectional ring
+  // over their N chips: N - 1 steps of one hop plus 3.5 us each, and
+  // (N-1)/N V at 2 x 0.89 x 1e11 B/s. amb's bus bandwidth is (2N - 2) S /
+  // time: the two curves coincide, as measured.
+  for (auto [shape, N] : {std::pair{"tpu7x:2x2x1", 4.0},
+                          std::pair{"tpu7x:2x2x2", 8.0}}) {
+    auto t = makeTopology(shape);
+    for (auto [n, measured] :
+         {std::pair{64.0, 71.8e9}, std::pair{16384.0, 178.8e9}}) {
+      double S = n * 8 * 128 * 4, V = 2 * S * N;
+      auto e = calibrated(t, CollectiveKind::AllGather, everything(t), 2 * S);
+      EXPECT_WITHIN_2PCT(e.seconds, (N - 1) * (T_min + 3.5e-6) +
+                                        (N - 1) / N * V / (0.89 * 2e11));
+      EXPECT_NEAR((2 * N - 2) * S / e.seconds, measured, 0.04 * measured)
+          << shape;
+    }
   }
 }
 

@@ -70,6 +70,49 @@ TEST(Communicator, AllReduceFoldsInGroupOrderManyRounds) {
   EXPECT_EQ(results[2][0], std::ldexp(50.0f, 99));
 }
 
+TEST(Communicator, GroupMembersShareOneAllReduceResult) {
+  // All-reduce (and all-gather) give every member of a group the same
+  // value: it is computed once and its storage shared within the group, not
+  // across groups; a reduce-scatter gives each member its own block.
+  int64_t n = 4;
+  Communicator comm(n);
+  CollectiveCall call = allReduce(ReductionKind::sum, {{0, 1}, {2, 3}}, 3);
+  CollectiveCall scatter = allReduce(ReductionKind::sum, {{0, 1, 2, 3}}, 4);
+  scatter.kind = CollectiveKind::reduceScatter;
+  scatter.resultShape = {1};
+  // Results stay alive to the end, so distinct buffers have distinct
+  // addresses.
+  std::vector<Tensor> reduced(n), scattered(n);
+  auto errors = onDevices(n, [&](int64_t d) -> std::string {
+    Tensor x = Tensor::allocate(ElementType::f32, {3});
+    for (int i = 0; i < 3; ++i)
+      x.data<float>()[i] = static_cast<float>(10 * d + i);
+    llvm::Expected<Tensor> r = comm.execute(d, call, x);
+    if (!r)
+      return llvm::toString(r.takeError());
+    reduced[d] = *r;
+    Tensor y = Tensor::allocate(ElementType::f32, {4});
+    for (int i = 0; i < 4; ++i)
+      y.data<float>()[i] = static_cast<float>(d);
+    llvm::Expected<Tensor> s = comm.execute(d, scatter, y);
+    if (!s)
+      return llvm::toString(s.takeError());
+    scattered[d] = *s;
+    comm.deviceExited(d, std::nullopt);
+    return "";
+  });
+  for (const std::string &e : errors)
+    EXPECT_EQ(e, "");
+  EXPECT_EQ(reduced[0].data(), reduced[1].data());
+  EXPECT_EQ(reduced[2].data(), reduced[3].data());
+  EXPECT_NE(reduced[0].data(), reduced[2].data());
+  EXPECT_EQ(reduced[0].data<float>()[0], 10.0f);
+  EXPECT_EQ(reduced[3].data<float>()[0], 50.0f);
+  EXPECT_NE(scattered[0].data(), scattered[1].data());
+  // Block d of the sum 0 + 1 + 2 + 3.
+  EXPECT_EQ(scattered[2].data<float>()[0], 6.0f);
+}
+
 TEST(Communicator, MismatchNamesDevicesAndOps) {
   Communicator comm(3);
   CollectiveCall sum = allReduce(ReductionKind::sum, {{0, 1, 2}}, 2);

@@ -159,4 +159,47 @@ TEST_F(HloShardingTest, IotaCanonicalForm) {
   EXPECT_EQ(text, "{devices=[5,1,12]<=[12,5]T(1,0) last_tile_dim_replicate}");
 }
 
+/// Sub-axes export as the tile assignment of the refined mesh and import
+/// back: a tile assignment no whole-axis spec gives is found over parts of
+/// axes.
+TEST_F(HloShardingTest, SubAxes) {
+  MeshAttr m = mesh(R"(["x"=4, "y"=2])");
+  auto ref = FlatSymbolRefAttr::get(&ctx, "m");
+  auto spec = [&](std::vector<std::vector<StringRef>> dims) {
+    SmallVector<DimShardingAttr> attrs;
+    for (auto &dim : dims) {
+      SmallVector<StringAttr> names;
+      for (StringRef n : dim)
+        names.push_back(StringAttr::get(&ctx, n));
+      attrs.push_back(DimShardingAttr::get(&ctx, names, false, std::nullopt));
+    }
+    return ShardingAttr::get(&ctx, ref, attrs, {}, ReductionKind::sum);
+  };
+  auto importBack = [&](StringRef text, int64_t rank) {
+    return importHloSharding(text, m, ref, rank,
+                             [&] { return emitError(UnknownLoc::get(&ctx)); });
+  };
+  std::string text, error;
+  // Devices row-major over [x0=2, x1=2, y=2]: dim 0 on the major half of
+  // "x", dim 1 on its minor half, "y" replicates.
+  ShardingAttr parts = spec({{"x:(1)2"}, {"x:(2)2"}});
+  ASSERT_TRUE(exportHloSharding(parts, m, false, text, error)) << error;
+  EXPECT_EQ(text, "{devices=[2,2,2]0,1,2,3,4,5,6,7 last_tile_dim_replicate}");
+  FailureOr<ShardingAttr> back = importBack(text, 2);
+  ASSERT_TRUE(succeeded(back));
+  EXPECT_EQ(*back, parts);
+  // Minor half on dim 0, major half with "y" on dim 1.
+  ShardingAttr swapped = spec({{"x:(2)2"}, {"x:(1)2", "y"}});
+  ASSERT_TRUE(exportHloSharding(swapped, m, true, text, error)) << error;
+  back = importBack(text, 2);
+  ASSERT_TRUE(succeeded(back)) << text;
+  EXPECT_EQ(*back, swapped) << text;
+  // Adjacent parts in one dimension are the whole axis.
+  ASSERT_TRUE(exportHloSharding(spec({{"x:(1)2", "x:(2)2"}, {}}), m, false,
+                                text, error));
+  back = importBack(text, 2);
+  ASSERT_TRUE(succeeded(back));
+  EXPECT_EQ(*back, spec({{"x"}, {}}));
+}
+
 } // namespace

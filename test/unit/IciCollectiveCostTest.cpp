@@ -103,13 +103,42 @@ TEST(AllGather, ThreeAxesWithWraparound) {
   EXPECT_WITHIN_2PCT(small.seconds, T_min * (4 + 4 + 4) / 2);
 }
 
-TEST(AllGather, ThreeAxesWithoutWraparound) {
-  // v5p 2x2x2: lines of 2 chips. Notes 2.3 with the finite-axis factor of
-  // notes 2.4 over the whole group: (N-1)/N V / (W_uni n_axes).
+TEST(AllGather, ThreeAxesWithoutWraparoundRunAsOneRing) {
+  // v5p 2x2x2: lines of 2 chips. A grid without wraparound holds one
+  // Hamiltonian cycle (its corner chips have one link per axis): XLA's ring
+  // over all 8 chips, half of each shard each way, two links per chip (amb's
+  // TPU7x 2x2x2 curve, notes 5.1): (N-1)/N V / (2 W_uni), not the
+  // multi-axis (N-1)/N V / (3 W_uni).
   auto t = makeTopology("v5p:2x2x2");
   double shard = 8 * MiB, N = 8, V = N * shard;
   auto e = estimate(t, CollectiveKind::AllGather, everything(t), shard);
-  EXPECT_WITHIN_2PCT(e.seconds, (N - 1) / N * V / (W_uni_v5p * 3));
+  EXPECT_WITHIN_2PCT(e.seconds, (N - 1) / N * V / (2 * W_uni_v5p));
+  EXPECT_EQ(e.algorithm, "1 bidirectional ring embedded in x (line of 2), y "
+                         "(line of 2), z (line of 2)");
+  // Latency bound: the ring's N-1 steps of one hop.
+  auto small = estimate(t, CollectiveKind::AllGather, everything(t), 64);
+  EXPECT_WITHIN_2PCT(small.seconds, (N - 1) * T_min);
+  EXPECT_EQ(small.iciHops, 7);
+}
+
+TEST(AllGather, TwoLinesRunAsOneRingAtTheMultiAxisBandwidth) {
+  // A 2x2 (no wraparound) is a ring of 4: two links per chip, as the
+  // multi-axis schedule over two lines also has.
+  auto t = makeTopology("v5p:2x2x1");
+  double shard = 8 * MiB, N = 4, V = N * shard;
+  auto e = estimate(t, CollectiveKind::AllGather, everything(t), shard);
+  EXPECT_WITHIN_2PCT(e.seconds, (N - 1) / N * V / (2 * W_uni_v5p));
+  EXPECT_EQ(e.algorithm,
+            "1 bidirectional ring embedded in x (line of 2), y (line of 2)");
+}
+
+TEST(AllGather, OddGridsKeepTheMultiAxisSchedule) {
+  // 3 x 3 chips of a v5e 4x4 (no wraparound): 9 members, no Hamiltonian
+  // cycle, so the multi-axis schedule over the two lines.
+  auto t = makeTopology("v5e:4x4");
+  Groups groups = {{0, 1, 2, 4, 5, 6, 8, 9, 10}};
+  auto e = estimate(t, CollectiveKind::AllGather, groups, 1 * MiB);
+  EXPECT_EQ(e.algorithm, "multi-axis over x (line of 3), y (line of 3)");
 }
 
 //===----------------------------------------------------------------------===//

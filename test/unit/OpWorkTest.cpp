@@ -1,6 +1,7 @@
 //===- OpWorkTest.cpp - FLOPs and bytes of compiled ops -------------------===//
 
 #include "lib/Session.h"
+#include "runtime/exec/Executor.h"
 
 #include "gtest/gtest.h"
 
@@ -141,11 +142,103 @@ TEST(OpWork, ElementwiseChainsFuse) {
   // The reduce reads nothing from HBM but writes its 64 floats.
   EXPECT_EQ(inst[4].work.bytes, tile + 64 * 4);
   EXPECT_EQ(inst[4].fusedBytes, 64 * 4);
-  // tanh feeds a matmul, which does not fuse: written and read.
-  EXPECT_EQ(inst[5].fusedBytes, inst[5].work.bytes);
-  EXPECT_EQ(inst[6].fusedBytes, inst[6].work.bytes);
+  // tanh feeds a matmul, which takes it as a fused operand (TPU's
+  // convolution fusion): tanh only reads a, the matmul only reads w and
+  // writes its (returned) result.
+  EXPECT_EQ(inst[5].fusedBytes, tile);
+  EXPECT_EQ(inst[6].fusion, FusionRole::Matrix);
+  EXPECT_EQ(inst[6].fusedBytes, inst[6].work.bytes - tile);
   // neg is returned: written.
   EXPECT_EQ(inst[7].fusedBytes, 2 * tile);
+}
+
+const char *kOutputFusionModule = R"mlir(
+func.func @main(%a: tensor<64x32xf32>, %w: tensor<32x32xf32>, %c: tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64xf32>, tensor<64x32xf32>) {
+  %d = xla.matmul %a, %w : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %b = xla.add %d, %c : tensor<64x32xf32>
+  %d2 = xla.matmul %a, %w : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %e = xla.exp %d2 : tensor<64x32xf32>
+  %r = xla.reduce sum %e, dims = [1] : (tensor<64x32xf32>) -> tensor<64xf32>
+  %d3 = xla.matmul %a, %w : (tensor<64x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  %n = xla.neg %d3 : tensor<64x32xf32>
+  %m = xla.mul %d3, %n : tensor<64x32xf32>
+  return %b, %r, %m : tensor<64x32xf32>, tensor<64xf32>, tensor<64x32xf32>
+}
+)mlir";
+
+TEST(OpWork, ContractionsFuseIntoOneElementwiseConsumer) {
+  Compiled compiled = compile(kOutputFusionModule, "output.mlir", 1);
+  ASSERT_NE(compiled.program, nullptr);
+  const std::vector<Instruction> &inst = compiled.program->instructions;
+  ASSERT_EQ(inst.size(), 8u);
+  const double tile = 64 * 32 * 4, weights = 32 * 32 * 4;
+  // Output fusion: the matmul's only consumer is an add that is written
+  // (returned): the product stays on chip.
+  EXPECT_EQ(inst[0].work.bytes, 2 * tile + weights);
+  EXPECT_EQ(inst[0].fusedBytes, tile + weights);
+  EXPECT_EQ(inst[1].fusedBytes, 2 * tile);
+  // exp is fused into the reduce (input fusion): one hero per fusion, so
+  // the matmul writes its result and exp reads it.
+  EXPECT_EQ(inst[2].fusedBytes, inst[2].work.bytes);
+  EXPECT_EQ(inst[3].fusedBytes, tile);
+  EXPECT_EQ(inst[4].fusedBytes, 64 * 4);
+  // A product read by two ops is written.
+  EXPECT_EQ(inst[5].fusedBytes, inst[5].work.bytes);
+  // FLOPs never change.
+  EXPECT_EQ(inst[0].work.flops, 2.0 * 64 * 32 * 32);
+}
+
+const char *kSoftmaxModule = R"mlir(
+func.func @main(%q: tensor<64x32xf32>, %k: tensor<32x64xf32>, %v: tensor<64x32xf32>) -> (tensor<64x32xf32>, tensor<64x64xf32>) {
+  %s = xla.matmul %q, %k : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+  %p = xla.softmax %s, dim = 1 : tensor<64x64xf32>
+  %c = xla.matmul %p, %v : (tensor<64x64xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
+  %p2 = xla.softmax %s, dim = 1 : tensor<64x64xf32>
+  return %c, %p2 : tensor<64x32xf32>, tensor<64x64xf32>
+}
+)mlir";
+
+TEST(OpWork, SoftmaxNormalizesInItsReaders) {
+  Compiled compiled = compile(kSoftmaxModule, "softmax.mlir", 1);
+  ASSERT_NE(compiled.program, nullptr);
+  const std::vector<Instruction> &inst = compiled.program->instructions;
+  ASSERT_EQ(inst.size(), 4u);
+  const double scores = 64 * 64 * 4;
+  // Read by a matmul only: the probabilities are not written (the matmul
+  // reads the scores instead, as many bytes).
+  EXPECT_EQ(inst[1].work.bytes, 2 * scores);
+  EXPECT_EQ(inst[1].fusedBytes, scores);
+  EXPECT_EQ(inst[2].fusedBytes, inst[2].work.bytes);
+  // Returned: written.
+  EXPECT_EQ(inst[3].fusedBytes, inst[3].work.bytes);
+}
+
+const char *kSliceModule = R"mlir(
+func.func @main(%a: tensor<8x4x16xf32>) -> (tensor<3x4x16xf32>, tensor<1x2x16xf32>, tensor<8x4x8xf32>) {
+  %rows = xla.slice %a, start = [2, 0, 0], limit = [5, 4, 16], strides = [1, 1, 1] : (tensor<8x4x16xf32>) -> tensor<3x4x16xf32>
+  %run = xla.slice %a, start = [6, 1, 0], limit = [7, 3, 16], strides = [1, 1, 1] : (tensor<8x4x16xf32>) -> tensor<1x2x16xf32>
+  %cols = xla.slice %a, start = [0, 0, 0], limit = [8, 4, 8], strides = [1, 1, 1] : (tensor<8x4x16xf32>) -> tensor<8x4x8xf32>
+  return %rows, %run, %cols : tensor<3x4x16xf32>, tensor<1x2x16xf32>, tensor<8x4x8xf32>
+}
+)mlir";
+
+TEST(OpWork, ContiguousSlicesAreViews) {
+  // A slice that is one run of its operand's storage shares it (tensors are
+  // immutable); any other slice copies.
+  Compiled compiled = compile(kSliceModule, "slice.mlir", 1);
+  ASSERT_NE(compiled.program, nullptr);
+  Tensor a = Tensor::allocate(ElementType::f32, {8, 4, 16});
+  for (int64_t i = 0; i < a.getNumElements(); ++i)
+    a.data<float>()[i] = static_cast<float>(i);
+  DeviceContext device;
+  llvm::Expected<TensorList> out = runOnDevice(*compiled.program, {a}, device);
+  ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+  const float *base = a.data<float>();
+  EXPECT_EQ((*out)[0].data<float>(), base + 2 * 64);
+  EXPECT_EQ((*out)[1].data<float>(), base + 6 * 64 + 16);
+  EXPECT_EQ((*out)[1].data<float>()[0], 6 * 64 + 16);
+  EXPECT_NE((*out)[2].data<float>(), base);
+  EXPECT_EQ((*out)[2].data<float>()[8], 16);
 }
 
 const char *kMathModule = R"mlir(

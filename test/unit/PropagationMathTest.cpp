@@ -42,13 +42,21 @@ TEST_F(PropagationMath, ProjectFillsFactorsMajorToMinor) {
   EXPECT_EQ(composeDim({0, 1}, factors, {4, 8}, m), axes({"x", "y", "z"}));
 }
 
-TEST_F(PropagationMath, ProjectStopsWhereAnAxisWouldSplit) {
+TEST_F(PropagationMath, ProjectSplitsAnAxisIntoSubAxes) {
   MeshAxes m = mesh(R"(["x"=4, "y"=2])");
   SmallVector<AxisList> factors(2);
-  // [f0=2, f1=16]: x (4) would need 2 from f0 and 2 from f1.
-  EXPECT_EQ(projectDim(axes({"x"}), {0, 1}, {2, 16}, m, factors), 0u);
-  EXPECT_TRUE(factors[0].empty());
-  EXPECT_TRUE(factors[1].empty());
+  // [f0=2, f1=16]: x (4) gives 2 to f0 and 2 to f1, as sub-axes.
+  EXPECT_EQ(projectDim(axes({"x"}), {0, 1}, {2, 16}, m, factors), 1u);
+  EXPECT_EQ(factors[0], axes({"x:(1)2"}));
+  EXPECT_EQ(factors[1], axes({"x:(2)2"}));
+  // And back into the dimension: the whole axis.
+  EXPECT_EQ(composeDim({0, 1}, factors, {2, 16}, m), axes({"x"}));
+  // Not when the dimension is padded (6 rows over 4 shards): the shards of
+  // the rows are not even ranges of the factors.
+  SmallVector<AxisList> padded(2);
+  EXPECT_EQ(projectDim(axes({"x"}), {0, 1}, {2, 3}, m, padded), 0u);
+  EXPECT_TRUE(padded[0].empty());
+  EXPECT_TRUE(padded[1].empty());
 }
 
 TEST_F(PropagationMath, ComposeStopsAfterAPartlyCoveredFactor) {

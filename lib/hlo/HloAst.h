@@ -1,0 +1,101 @@
+//===- HloAst.h - the syntax tree of an HloModule's text --------*- C++ -*-===//
+//
+// What the HLO text parser produces and the importer reads: a module, its
+// computations and their instructions, with attribute values kept as text
+// (each opcode's importer interprets the attributes it knows). Positions
+// are byte offsets into the parsed buffer, turned into line:col locations
+// by the importer.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XSPMD_LIB_HLO_HLOAST_H
+#define XSPMD_LIB_HLO_HLOAST_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xspmd::hlo {
+
+/// An HLO shape: an array `f32[8,16]` (layout dropped) or a tuple.
+struct Shape {
+  bool isTuple = false;
+  /// Array: HLO's primitive type name (`f32`, `pred`, `s32`, `token`...).
+  std::string elementType;
+  llvm::SmallVector<int64_t> dims;
+  /// Tuple: the element shapes.
+  std::vector<Shape> elements;
+
+  /// Number of arrays in the flattened tuple tree (1 for an array).
+  int64_t numLeaves() const;
+  /// Index of the first leaf of tuple element `index` (tuples only).
+  int64_t leafOffset(int64_t index) const;
+};
+
+/// `name=value` after the operands; `value` is the source text (balanced).
+struct HloAttr {
+  std::string name;
+  std::string value;
+  llvm::SMLoc loc;
+};
+
+/// `metadata={op_type="..." op_name="..." source_file="..." source_line=N}`.
+struct Metadata {
+  std::string opType, opName, sourceFile;
+  int64_t sourceLine = 0;
+};
+
+struct Operand {
+  std::string name;
+  llvm::SMLoc loc;
+};
+
+struct Instruction {
+  std::string name;
+  Shape shape;
+  std::string opcode;
+  /// Operands by name (parameter and constant have none).
+  std::vector<Operand> operands;
+  /// parameter: its number; constant: the literal text.
+  int64_t parameterNumber = -1;
+  std::string literal;
+  std::vector<HloAttr> attributes;
+  std::optional<Metadata> metadata;
+  bool isRoot = false;
+  llvm::SMLoc loc, opcodeLoc;
+
+  const HloAttr *findAttribute(llvm::StringRef attrName) const;
+};
+
+struct Computation {
+  std::string name;
+  bool isEntry = false;
+  std::vector<Instruction> instructions;
+  /// Index of the ROOT instruction (the last one when none is marked).
+  size_t root = 0;
+  llvm::SMLoc loc;
+
+  const Instruction &getRoot() const { return instructions[root]; }
+  /// Parameters ordered by number.
+  std::vector<const Instruction *> getParameters() const;
+};
+
+struct Module {
+  std::string name;
+  /// Header attributes (`num_partitions=8`, `entry_computation_layout=...`).
+  std::vector<HloAttr> attributes;
+  std::vector<Computation> computations;
+  size_t entry = 0;
+  llvm::SMLoc loc;
+
+  const Computation *findComputation(llvm::StringRef compName) const;
+  const HloAttr *findAttribute(llvm::StringRef attrName) const;
+};
+
+} // namespace xspmd::hlo
+
+#endif // XSPMD_LIB_HLO_HLOAST_H
