@@ -119,6 +119,12 @@ class XlaPropagationPassBase<string name> : Pass<name, "::mlir::ModuleOp"> {
     Option<"dcnCost", "dcn-cost", "double", "16.0",
            "Cost of one byte received over DCN (between slices); mixed axes "
            "pay this rate">,
+    Option<"globalTrials", "global-trials", "int64_t", "8",
+           "Near ties re-decided by the whole plan's estimated cost: at most "
+           "this many extra propagation runs per function (0: local only)">,
+    Option<"tieTolerance", "tie-tolerance", "double", "0.05",
+           "Relative cost difference within which two options of a conflict "
+           "are a near tie">,
   ];
 }
 

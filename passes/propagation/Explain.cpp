@@ -165,6 +165,21 @@ void FunctionPropagation::explain(raw_ostream &os) {
       os << "\n";
     }
   }
+  for (const GlobalDecision &decision : globalDecisions) {
+    const OpRecord &record = records[std::get<0>(decision.key)];
+    os << "  near tie at " << describeOp(record.op) << " re-decided by the "
+       << "whole plan: ";
+    if (decision.kept.factor >= 0) {
+      os << "axis on factor " << factorName(decision.kept.factor);
+    } else {
+      os << "factor " << factorName(std::get<2>(decision.key)) << " ";
+      printAxes(os, decision.kept.axes);
+    }
+    os << ", plan cost "
+       << static_cast<int64_t>(std::llround(decision.keptCost))
+       << " instead of "
+       << static_cast<int64_t>(std::llround(decision.otherCost)) << "\n";
+  }
   for (const MovedReshard &moved : movedReshards)
     os << "  reshard for " << describeOp(moved.boundary) << " moved to "
        << nameOf(moved.value) << ": cost "

@@ -17,6 +17,8 @@ struct ExplainShardingPass
     xspmd::prop::PropagationOptions opts;
     opts.costModel.iciByteCost = iciCost;
     opts.costModel.dcnByteCost = dcnCost;
+    opts.globalTrials = globalTrials;
+    opts.tieTolerance = tieTolerance;
     opts.explain = &llvm::outs();
     if (failed(xspmd::prop::propagateShardings(getOperation(), opts)))
       signalPassFailure();

@@ -88,8 +88,12 @@ public:
     return axes;
   }
 
-  /// Estimated weighted bytes the partitioner moves for this op.
-  double cost(ArrayRef<AxisList> factorAxes) const {
+  /// Estimated weighted bytes the partitioner moves for this op. Unless
+  /// `final`, an open dimension may still adopt the op's choice and a
+  /// result's own pending axes are not counted (propagation is deciding).
+  double cost(ArrayRef<AxisList> factorAxes, bool final = false) const {
+    if (final)
+      return finalCost(factorAxes);
     double total = 0;
     AxisList pending = reductionAxes(factorAxes);
     for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
@@ -122,6 +126,29 @@ public:
   }
 
 private:
+  /// The cost once every tensor has its final sharding: operands are
+  /// resharded to what the factors need, the local result (pending on the
+  /// reduction factors' axes) to what the value is; a value that stays
+  /// pending is reduced where it is used.
+  double finalCost(ArrayRef<AxisList> factorAxes) const {
+    double total = 0;
+    AxisList pending = reductionAxes(factorAxes);
+    for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
+      const ValueState &state = states[record.tensors[k]];
+      if (state.mesh != meshRef)
+        continue;
+      AxisSharding want = target(k, factorAxes);
+      AxisSharding have = state.toAxisSharding();
+      if (k < record.numOperands) {
+        total += reshardCost(have, want, state.bytes, mesh, model);
+        continue;
+      }
+      want.partial = pending;
+      total += reshardCost(want, have, state.bytes, mesh, model);
+    }
+    return total;
+  }
+
   const OpRecord &record;
   ArrayRef<ValueState> states;
   FlatSymbolRefAttr meshRef;
@@ -298,6 +325,9 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
           (o.priority == cur.priority && o.cost < cur.cost))
         log.chosen = i;
     }
+    decide(log, [&](const ConflictOption &o, const ForcedChoice &c) {
+      return o.axes == c.axes;
+    });
     ++numDecisions;
     const ConflictOption &won = log.options[log.chosen];
     choice.axes[f] = won.axes;
@@ -357,6 +387,9 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
             (o.cost == cur.cost && isReduction(cur) && !isReduction(o)))))
         log.chosen = i;
     }
+    decide(log, [&](const ConflictOption &o, const ForcedChoice &c) {
+      return o.factor == c.factor;
+    });
     ++numDecisions;
     int64_t keep = log.options[log.chosen].factor;
     for (int64_t g : users)
@@ -436,6 +469,127 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
     state.mesh = meshRef;
     changed.push_back(t);
   }
+}
+
+void FunctionPropagation::decide(
+    ConflictRecord &log,
+    function_ref<bool(const ConflictOption &, const ForcedChoice &)> matches) {
+  ConflictKey key{log.record, log.axis.getAsOpaquePointer(), log.factor};
+  auto asChoice = [&](const ConflictOption &o) {
+    return ForcedChoice{log.axis ? o.factor : -1,
+                        log.axis ? AxisList{} : o.axes};
+  };
+  // The whole-plan search forces an option of the same priority.
+  auto it = forced.find(key);
+  if (it != forced.end())
+    for (auto [i, o] : llvm::enumerate(log.options))
+      if (o.priority == log.options[log.chosen].priority &&
+          matches(o, it->second)) {
+        log.chosen = i;
+        break;
+      }
+  // The cheapest other option of the same priority within the tolerance.
+  const ConflictOption &won = log.options[log.chosen];
+  const ConflictOption *other = nullptr;
+  for (auto [i, o] : llvm::enumerate(log.options))
+    if (static_cast<int32_t>(i) != log.chosen && o.priority == won.priority &&
+        o.cost <= won.cost + options.tieTolerance * std::max(won.cost, 1.0) &&
+        (!other || o.cost < other->cost))
+      other = &o;
+  if (other)
+    ties[key] = {static_cast<size_t>(numDecisions), asChoice(*other)};
+  else
+    ties.erase(key);
+}
+
+double FunctionPropagation::recordCost(int32_t r) const {
+  const OpRecord &record = records[r];
+  const OpShardingRule &rule = *record.rule;
+  int64_t numFactors = rule.getNumFactors();
+  int32_t numTensors = record.tensors.size();
+  FlatSymbolRefAttr meshRef;
+  for (int32_t t : record.tensors)
+    if (!meshRef)
+      meshRef = states[t].mesh;
+  if (!meshRef)
+    return 0;
+  auto found = meshes.find(meshRef);
+  if (found == meshes.end() || !found->second)
+    return 0;
+  const MeshAxes &mesh = *found->second;
+  // The factors' axes as the partitioner derives them: from the results,
+  // then (factors no result has) from the operands when they all agree.
+  SmallVector<AxisList> factorAxes(numFactors);
+  SmallVector<bool> set(numFactors, false), agreed(numFactors, true);
+  SmallVector<AxisList> scratch(numFactors);
+  for (int32_t k = numOperands(record); k < numTensors; ++k) {
+    const ValueState &state = states[record.tensors[k]];
+    for (auto [d, factors] : llvm::enumerate(rule.getTensor(k))) {
+      for (int64_t f : factors)
+        scratch[f].clear();
+      if (state.mesh == meshRef)
+        projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
+                   scratch);
+      for (int64_t f : factors)
+        if (!set[f]) {
+          factorAxes[f] = scratch[f];
+          set[f] = true;
+        }
+    }
+  }
+  SmallVector<bool> fromOperands(numFactors, false);
+  for (int32_t k = 0; k < numOperands(record); ++k) {
+    const ValueState &state = states[record.tensors[k]];
+    for (auto [d, factors] : llvm::enumerate(rule.getTensor(k))) {
+      for (int64_t f : factors)
+        scratch[f].clear();
+      if (state.mesh == meshRef)
+        projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
+                   scratch);
+      for (int64_t f : factors) {
+        if (set[f] && !fromOperands[f])
+          continue;
+        if (!set[f]) {
+          factorAxes[f] = scratch[f];
+          set[f] = fromOperands[f] = true;
+        } else if (factorAxes[f] != scratch[f]) {
+          agreed[f] = false;
+        }
+      }
+    }
+  }
+  // Disagreeing operands are gathered; an axis splits one factor.
+  llvm::SmallDenseSet<StringAttr, 8> used;
+  for (int64_t f = 0; f < numFactors; ++f) {
+    if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication)
+      factorAxes[f].clear();
+    for (auto [i, axis] : llvm::enumerate(factorAxes[f]))
+      if (!used.insert(axis).second) {
+        factorAxes[f].resize(i);
+        break;
+      }
+  }
+  Evaluator evaluator(record, states, meshRef, mesh, options.costModel);
+  return evaluator.cost(factorAxes, /*final=*/true);
+}
+
+double FunctionPropagation::planCost() const {
+  double total = 0;
+  for (int32_t r = 0, e = records.size(); r < e; ++r)
+    total += recordCost(r);
+  return total;
+}
+
+std::vector<NearTie> FunctionPropagation::nearTies() const {
+  std::vector<std::pair<size_t, NearTie>> ordered;
+  for (const auto &[key, tie] : ties)
+    ordered.push_back({tie.first, NearTie{key, tie.second}});
+  llvm::sort(ordered,
+             [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<NearTie> result;
+  for (auto &[order, tie] : ordered)
+    result.push_back(std::move(tie));
+  return result;
 }
 
 } // namespace xspmd::prop::detail

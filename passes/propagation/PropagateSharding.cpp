@@ -24,6 +24,10 @@ struct PropagateShardingPass
         return mlir::emitError(mlir::UnknownLoc::get(ctx))
                << "xla-propagate-sharding: " << name
                << " must be a finite number >= 0, got " << cost;
+    if (globalTrials < 0 || !std::isfinite(tieTolerance) || tieTolerance < 0)
+      return mlir::emitError(mlir::UnknownLoc::get(ctx))
+             << "xla-propagate-sharding: global-trials and tie-tolerance "
+                "must be >= 0";
     return mlir::success();
   }
 
@@ -31,6 +35,8 @@ struct PropagateShardingPass
     xspmd::prop::PropagationOptions opts;
     opts.costModel.iciByteCost = iciCost;
     opts.costModel.dcnByteCost = dcnCost;
+    opts.globalTrials = globalTrials;
+    opts.tieTolerance = tieTolerance;
     if (explain)
       opts.explain = &llvm::outs();
     xspmd::prop::PropagationStats stats;

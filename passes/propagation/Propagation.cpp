@@ -31,8 +31,15 @@ AxisSharding ValueState::toAxisSharding() const {
 
 FunctionPropagation::FunctionPropagation(func::FuncOp func,
                                          SymbolTableCollection &symbols,
-                                         const PropagationOptions &options)
-    : func(func), symbols(symbols), options(options) {}
+                                         const PropagationOptions &options,
+                                         ForcedChoices forced)
+    : func(func), symbols(symbols), options(options),
+      forced(std::move(forced)) {}
+
+void FunctionPropagation::noteGlobalDecision(const NearTie &tie, double kept,
+                                             double other) {
+  globalDecisions.push_back({tie.key, tie.alternative, kept, other});
+}
 
 static double bytesOf(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -430,11 +437,58 @@ LogicalResult propagateShardings(ModuleOp module,
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    detail::FunctionPropagation propagation(func, symbols, options);
+    // Near ties are re-decided by the cost of the whole plan: propagation
+    // runs again with the other option forced, and keeps it when the plan
+    // is cheaper (greedily, in the order the conflicts were decided).
+    detail::ForcedChoices forced;
+    std::vector<std::tuple<detail::NearTie, double, double>> decisions;
+    if (options.globalTrials > 0) {
+      PropagationOptions quiet = options;
+      quiet.explain = nullptr;
+      auto run = [&](const detail::ForcedChoices &choices)
+          -> FailureOr<std::unique_ptr<detail::FunctionPropagation>> {
+        auto trial = std::make_unique<detail::FunctionPropagation>(
+            func, symbols, quiet, choices);
+        if (failed(trial->initialize()))
+          return failure();
+        trial->propagate();
+        trial->placeReshards();
+        return trial;
+      };
+      auto base = run(forced);
+      if (failed(base))
+        return failure();
+      double best = (*base)->planCost();
+      std::vector<detail::NearTie> pending = (*base)->nearTies();
+      std::set<detail::ConflictKey> tried;
+      int64_t trials = 0;
+      while (!pending.empty() && trials < options.globalTrials) {
+        detail::NearTie tie = pending.front();
+        pending.erase(pending.begin());
+        if (!tried.insert(tie.key).second || forced.count(tie.key))
+          continue;
+        detail::ForcedChoices choices = forced;
+        choices[tie.key] = tie.alternative;
+        auto trial = run(choices);
+        ++trials;
+        if (failed(trial))
+          return failure();
+        double cost = (*trial)->planCost();
+        if (cost >= best)
+          continue;
+        decisions.push_back({tie, cost, best});
+        best = cost;
+        forced = std::move(choices);
+        pending = (*trial)->nearTies();
+      }
+    }
+    detail::FunctionPropagation propagation(func, symbols, options, forced);
     if (failed(propagation.initialize()))
       return failure();
     propagation.propagate();
     propagation.placeReshards();
+    for (auto &[tie, kept, other] : decisions)
+      propagation.noteGlobalDecision(tie, kept, other);
     if (options.explain)
       propagation.explain(*options.explain);
     propagation.writeBack();

@@ -39,6 +39,12 @@ struct PropagationOptions {
   /// When set, an explanation of every value's sharding (its origin) and of
   /// every conflict (the alternatives and their costs) is printed here.
   llvm::raw_ostream *explain = nullptr;
+  /// Conflicts whose cheapest options are within `tieTolerance` (relative)
+  /// of each other are re-decided by the estimated cost of the whole plan:
+  /// propagation runs again with each other option forced, at most
+  /// `globalTrials` runs per function (0: decide every conflict locally).
+  int64_t globalTrials = 8;
+  double tieTolerance = 0.05;
 };
 
 /// Work counters, summed over the functions of a module.

@@ -112,6 +112,24 @@ struct ConflictRecord {
   int32_t chosen = 0;
 };
 
+/// Identifies a conflict across runs: (op record, contested axis, factor).
+using ConflictKey = std::tuple<int32_t, const void *, int32_t>;
+
+/// A choice forced at a conflict: the option whose factor (axis conflicts)
+/// or axes (factor conflicts) match.
+struct ForcedChoice {
+  int32_t factor = -1;
+  AxisList axes;
+};
+using ForcedChoices = std::map<ConflictKey, ForcedChoice>;
+
+/// A conflict decided by a margin within the tie tolerance, and the option
+/// that lost it.
+struct NearTie {
+  ConflictKey key;
+  ForcedChoice alternative;
+};
+
 /// An op's name and, for file locations, `file:line:col`.
 std::string describeOp(mlir::Operation *op);
 
@@ -119,7 +137,8 @@ class FunctionPropagation {
 public:
   FunctionPropagation(mlir::func::FuncOp func,
                       mlir::SymbolTableCollection &symbols,
-                      const PropagationOptions &options);
+                      const PropagationOptions &options,
+                      ForcedChoices forced = {});
 
   /// Builds the states from the user's annotations; fails on annotations
   /// naming unknown meshes.
@@ -133,6 +152,18 @@ public:
   void writeBack();
   /// Prints origins and conflicts to `os`.
   void explain(llvm::raw_ostream &os);
+  /// Estimated weighted bytes of the whole plan: per op record, the
+  /// reshards its tensors need given the shardings they ended with
+  /// (OpPropagation.cpp).
+  double planCost() const;
+  /// Estimated weighted bytes the reshards around op record `r` move.
+  double recordCost(int32_t r) const;
+  /// The conflicts decided by a margin within the tie tolerance, in the
+  /// order they were last decided.
+  std::vector<NearTie> nearTies() const;
+  /// Notes, for the explanation, a near tie re-decided by the whole plan's
+  /// cost.
+  void noteGlobalDecision(const NearTie &tie, double kept, double other);
   /// Adds this function's counters to `stats`.
   void addStats(PropagationStats &stats) const;
 
@@ -162,6 +193,14 @@ private:
   void logConflict(ConflictRecord record);
   void processOp(int32_t record, bool aggressive, int64_t round,
                  llvm::SmallVectorImpl<int32_t> &changed);
+  /// Applies a forced choice to a decided conflict and notes a near tie.
+  void
+  decide(ConflictRecord &log,
+         llvm::function_ref<bool(const ConflictOption &, const ForcedChoice &)>
+             matches);
+  static int32_t numOperands(const OpRecord &record) {
+    return record.numOperands;
+  }
 
   mlir::func::FuncOp func;
   mlir::SymbolTableCollection &symbols;
@@ -199,7 +238,19 @@ private:
   std::vector<MovedReshard> movedReshards;
   std::vector<ConflictRecord> conflicts;
   int64_t numVisits = 0, numDecisions = 0;
-  std::map<std::tuple<int32_t, const void *, int32_t>, size_t> conflictIndex;
+  std::map<ConflictKey, size_t> conflictIndex;
+  /// Choices imposed by the whole-plan search (Propagation.cpp).
+  ForcedChoices forced;
+  /// Near ties of the last run, by conflict.
+  std::map<ConflictKey, std::pair<size_t, ForcedChoice>> ties;
+  /// Near ties re-decided by the whole plan's cost: the conflict, the plan
+  /// cost of the choice kept and of the other.
+  struct GlobalDecision {
+    ConflictKey key;
+    ForcedChoice kept;
+    double keptCost, otherCost;
+  };
+  std::vector<GlobalDecision> globalDecisions;
 };
 
 } // namespace xspmd::prop::detail
