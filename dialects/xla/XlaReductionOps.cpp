@@ -7,12 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/xla/XlaReductionOps.h"
+#include "dialects/xla/XlaCombiner.h"
 #include "dialects/xla/XlaOps.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -187,27 +187,10 @@ windowedShape(ArrayRef<int64_t> shape, ArrayRef<int64_t> window,
 }
 
 std::optional<ReductionKind> matchReductionBody(Region &body) {
-  Block &block = body.front();
-  if (block.getNumArguments() != 2)
+  // One accumulator and one element: the pairwise combiner with N = 1.
+  if (body.front().getNumArguments() != 2)
     return std::nullopt;
-  auto yield = cast<YieldOp>(block.getTerminator());
-  if (yield.getValues().size() != 1)
-    return std::nullopt;
-  Operation *def = yield.getValues().front().getDefiningOp();
-  if (!def || def->getNumOperands() != 2)
-    return std::nullopt;
-  Value a = def->getOperand(0), b = def->getOperand(1);
-  Value arg0 = block.getArgument(0), arg1 = block.getArgument(1);
-  if (!((a == arg0 && b == arg1) || (a == arg1 && b == arg0)))
-    return std::nullopt;
-  return llvm::TypeSwitch<Operation *, std::optional<ReductionKind>>(def)
-      .Case([](AddOp) { return ReductionKind::sum; })
-      .Case([](MulOp) { return ReductionKind::mul; })
-      .Case([](MaxOp) { return ReductionKind::max; })
-      .Case([](MinOp) { return ReductionKind::min; })
-      .Case([](AndOp) { return ReductionKind::and_; })
-      .Case([](OrOp) { return ReductionKind::or_; })
-      .Default([](Operation *) { return std::nullopt; });
+  return matchPairwiseCombiner(body);
 }
 
 bool isIdentityInit(Value init, ReductionKind kind) {

@@ -113,6 +113,20 @@ protected:
     EXPECT_GT(checked, 0);
   }
 
+  /// A closed sharding over mesh @m naming `dims`' axes (sub-axes as
+  /// "x:(m)k").
+  ShardingAttr spec(std::vector<std::vector<StringRef>> dims) {
+    SmallVector<DimShardingAttr> attrs;
+    for (auto &dim : dims) {
+      SmallVector<StringAttr> names;
+      for (StringRef n : dim)
+        names.push_back(StringAttr::get(&ctx, n));
+      attrs.push_back(DimShardingAttr::get(&ctx, names, false, std::nullopt));
+    }
+    return ShardingAttr::get(&ctx, FlatSymbolRefAttr::get(&ctx, "m"), attrs, {},
+                             ReductionKind::sum);
+  }
+
   MLIRContext ctx;
 };
 
@@ -137,17 +151,6 @@ TEST_F(HloShardingTest, HybridMeshes) {
 TEST_F(HloShardingTest, IotaCanonicalForm) {
   // Merged adjacent dimensions, no T() for the identity, size-1 dropped.
   MeshAttr m = mesh(R"(["a"=3, "b"=1, "c"=4, "d"=5])");
-  auto ref = FlatSymbolRefAttr::get(&ctx, "m");
-  auto spec = [&](std::vector<std::vector<StringRef>> dims) {
-    SmallVector<DimShardingAttr> attrs;
-    for (auto &dim : dims) {
-      SmallVector<StringAttr> names;
-      for (StringRef n : dim)
-        names.push_back(StringAttr::get(&ctx, n));
-      attrs.push_back(DimShardingAttr::get(&ctx, names, false, std::nullopt));
-    }
-    return ShardingAttr::get(&ctx, ref, attrs, {}, ReductionKind::sum);
-  };
   std::string text, error;
   ASSERT_TRUE(exportHloSharding(spec({{"a", "c", "d"}}), m, true, text, error));
   EXPECT_EQ(text, "{devices=[60]<=[60]}");
@@ -165,16 +168,6 @@ TEST_F(HloShardingTest, IotaCanonicalForm) {
 TEST_F(HloShardingTest, SubAxes) {
   MeshAttr m = mesh(R"(["x"=4, "y"=2])");
   auto ref = FlatSymbolRefAttr::get(&ctx, "m");
-  auto spec = [&](std::vector<std::vector<StringRef>> dims) {
-    SmallVector<DimShardingAttr> attrs;
-    for (auto &dim : dims) {
-      SmallVector<StringAttr> names;
-      for (StringRef n : dim)
-        names.push_back(StringAttr::get(&ctx, n));
-      attrs.push_back(DimShardingAttr::get(&ctx, names, false, std::nullopt));
-    }
-    return ShardingAttr::get(&ctx, ref, attrs, {}, ReductionKind::sum);
-  };
   auto importBack = [&](StringRef text, int64_t rank) {
     return importHloSharding(text, m, ref, rank,
                              [&] { return emitError(UnknownLoc::get(&ctx)); });
