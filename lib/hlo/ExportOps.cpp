@@ -14,9 +14,7 @@
 
 #include "dialects/xla/XlaMesh.h"
 
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -25,7 +23,6 @@
 using namespace mlir;
 using namespace xspmd;
 using namespace xspmd::hlo;
-using xspmd::xla::DeviceGroups;
 
 namespace {
 
@@ -133,31 +130,6 @@ std::string sliceText(ArrayRef<int64_t> start, ArrayRef<int64_t> limit,
   return s + "}";
 }
 
-std::string groupsText(const DeviceGroups &groups) {
-  std::string s = "{";
-  for (auto [i, g] : llvm::enumerate(groups))
-    s += (i ? "," : "") + hloIntList(g);
-  return s + "}";
-}
-
-StringRef reducerOpcode(xla::ReductionKind kind) {
-  switch (kind) {
-  case xla::ReductionKind::sum:
-    return "add";
-  case xla::ReductionKind::mul:
-    return "multiply";
-  case xla::ReductionKind::and_:
-    return "and";
-  case xla::ReductionKind::or_:
-    return "or";
-  case xla::ReductionKind::min:
-    return "minimum";
-  case xla::ReductionKind::max:
-    return "maximum";
-  }
-  return "add";
-}
-
 /// The identity of a reduction over `element`.
 double identity(StringRef opcode, Type element) {
   bool isFloat = isa<FloatType>(element);
@@ -171,39 +143,6 @@ double identity(StringRef opcode, Type element) {
   if (opcode == "maximum")
     return isFloat ? -INFINITY : (width == 1 ? 0 : -std::ldexp(1.0, width - 1));
   return isFloat ? INFINITY : (width == 1 ? 1 : std::ldexp(1.0, width - 1) - 1);
-}
-
-/// The groups a collective runs over, as device ids.
-DeviceGroups participants(ComputationExporter &ce, Operation *op) {
-  auto coll = cast<xla::CollectiveOpInterface>(op);
-  xla::MeshAttr mesh;
-  if (FlatSymbolRefAttr ref = coll.getMeshAttr())
-    mesh = ce.getModule().lookupMesh(ref);
-  return xla::resolveParticipantGroups(coll, mesh,
-                                       ce.getModule().getNumDevices());
-}
-
-std::string collectiveAttrs(ComputationExporter &ce, Operation *op) {
-  return "channel_id=" + std::to_string(ce.getModule().nextChannel()) +
-         ", replica_groups=" + groupsText(participants(ce, op)) +
-         ", use_global_device_ids=true";
-}
-
-/// A scalar of `element` read from `table` at the running device.
-std::string emitDeviceScalar(ComputationExporter &ce, ArrayRef<int64_t> table,
-                             Type element) {
-  auto tableType = RankedTensorType::get({(int64_t)table.size()}, element);
-  std::string literal = "{";
-  for (auto [i, v] : llvm::enumerate(table))
-    literal += (i ? ", " : "") + formatScalar(v, element);
-  literal += "}";
-  std::string t = ce.emitConstant(tableType, literal);
-  std::string pid = ce.emit("partition-id", "u32[]", "partition-id", {});
-  std::string one =
-      ce.emit("dynamic-slice", RankedTensorType::get({1}, element),
-              "dynamic-slice", {t, pid}, "dynamic_slice_sizes={1}");
-  return ce.emit("reshape", RankedTensorType::get({}, element), "reshape",
-                 {one});
 }
 
 /// Reduces `x` over `dims` with `opcode` (initial value its identity).
@@ -293,136 +232,6 @@ LogicalResult exportEinsum(ComputationExporter &ce, xla::EinsumOp op,
   return success();
 }
 
-/// Values used in `regions` but defined outside them, in a stable order.
-SmallVector<Value> capturedValues(MutableArrayRef<Region> regions) {
-  llvm::SetVector<Value> values;
-  for (Region &r : regions)
-    getUsedValuesDefinedAbove(r, values);
-  return values.takeVector();
-}
-
-LogicalResult exportWhile(ComputationExporter &ce, xla::WhileOp op) {
-  ModuleExporter &m = ce.getModule();
-  SmallVector<Value> captured = capturedValues(op->getRegions());
-  SmallVector<Type> types(op.getResultTypes());
-  for (Value v : captured)
-    types.push_back(v.getType());
-  // cond and body take the tuple (carried values, then captured ones).
-  auto exportRegion = [&](Region &region,
-                          bool isBody) -> FailureOr<std::string> {
-    ComputationExporter inner(m, m.uniqueName(isBody ? "body" : "cond"));
-    std::string param = inner.addTupleParameter(types);
-    SmallVector<std::string> elements = inner.emitUntuple(param, types);
-    Block &block = region.front();
-    for (auto [arg, n] : llvm::zip(block.getArguments(), elements))
-      inner.bind(arg, n);
-    for (auto [v, i] : llvm::zip(
-             captured, llvm::seq<size_t>(op.getNumResults(), types.size())))
-      inner.bind(v, elements[i]);
-    if (failed(inner.exportOps(block)))
-      return failure();
-    Operation *yield = block.getTerminator();
-    SmallVector<std::string> results;
-    if (failed(inner.lookupAll(yield->getOperands(), yield, results)))
-      return failure();
-    if (!isBody)
-      return inner.finish(results, yield->getOperandTypes());
-    for (size_t i = op.getNumResults(); i < types.size(); ++i)
-      results.push_back(elements[i]);
-    return inner.finish(results, types, false, "", /*forceTuple=*/true);
-  };
-  FailureOr<std::string> cond = exportRegion(op.getCond(), false);
-  if (failed(cond))
-    return failure();
-  FailureOr<std::string> body = exportRegion(op.getBody(), true);
-  if (failed(body))
-    return failure();
-  SmallVector<std::string> inits;
-  if (failed(ce.lookupAll(op.getInits(), op, inits)) ||
-      failed(ce.lookupAll(captured, op, inits)))
-    return failure();
-  std::string tuple = ce.emit("tuple", hloTupleShape(types), "tuple", inits);
-  std::string loop = ce.emit("while", hloTupleShape(types), "while", {tuple},
-                             "condition=%" + *cond + ", body=%" + *body);
-  SmallVector<std::string> results = ce.emitUntuple(loop, types);
-  for (auto [r, n] : llvm::zip(op.getResults(), results))
-    ce.bind(r, n);
-  if (auto shardings = op->getAttrOfType<ArrayAttr>(xla::kShardingAttrName)) {
-    std::string text = "{";
-    for (size_t i = 0; i < types.size(); ++i) {
-      std::string t = "{replicated}";
-      if (i < shardings.size())
-        if (auto s = dyn_cast<xla::ShardingAttr>(shardings[i])) {
-          FailureOr<std::string> st = m.shardingText(s, op);
-          if (failed(st))
-            return failure();
-          t = *st;
-        }
-      text += (i ? ", " : "") + t;
-    }
-    ce.addSharding(loop, text + "}");
-  }
-  return success();
-}
-
-LogicalResult exportCase(ComputationExporter &ce, xla::CaseOp op) {
-  ModuleExporter &m = ce.getModule();
-  SmallVector<std::string> branchNames, branchOperands;
-  for (Region &region : op.getBranches()) {
-    SmallVector<Value> captured = capturedValues(region);
-    SmallVector<Type> types;
-    for (Value v : captured)
-      types.push_back(v.getType());
-    ComputationExporter inner(m, m.uniqueName("branch"));
-    std::string param = inner.addTupleParameter(types);
-    SmallVector<std::string> elements = inner.emitUntuple(param, types);
-    for (auto [v, n] : llvm::zip(captured, elements))
-      inner.bind(v, n);
-    Block &block = region.front();
-    if (failed(inner.exportOps(block)))
-      return failure();
-    Operation *yield = block.getTerminator();
-    SmallVector<std::string> results;
-    if (failed(inner.lookupAll(yield->getOperands(), yield, results)))
-      return failure();
-    branchNames.push_back(inner.finish(results, op.getResultTypes(), false, "",
-                                       op.getNumResults() != 1));
-    SmallVector<std::string> args;
-    if (failed(ce.lookupAll(captured, op, args)))
-      return failure();
-    branchOperands.push_back(
-        ce.emit("tuple", hloTupleShape(types), "tuple", args));
-  }
-  FailureOr<std::string> index = ce.lookup(op.getIndex(), op);
-  if (failed(index))
-    return failure();
-  SmallVector<std::string> operands{*index};
-  llvm::append_range(operands, branchOperands);
-  std::string attrs;
-  if (op.isPredicated()) {
-    attrs = "true_computation=%" + branchNames[0] + ", false_computation=%" +
-            branchNames[1];
-  } else {
-    attrs = "branch_computations={";
-    for (auto [i, b] : llvm::enumerate(branchNames))
-      attrs += (i ? ", %" : "%") + b;
-    attrs += "}";
-  }
-  bool single = op.getNumResults() == 1;
-  std::string shape = single ? hloShape(op.getResult(0).getType())
-                             : hloTupleShape(op.getResultTypes());
-  std::string cond =
-      ce.emit("conditional", shape, "conditional", operands, attrs);
-  if (single) {
-    ce.bind(op.getResult(0), cond);
-  } else {
-    for (auto [r, n] :
-         llvm::zip(op.getResults(), ce.emitUntuple(cond, op.getResultTypes())))
-      ce.bind(r, n);
-  }
-  return success();
-}
-
 /// `size=2x2 stride=2x2 pad=0_0x0_0 ...` (the fields HLO prints).
 std::string windowText(ArrayRef<int64_t> size, ArrayRef<int64_t> stride,
                        ArrayRef<int64_t> padding, ArrayRef<int64_t> lhsDilate,
@@ -471,6 +280,8 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
   SmallVector<std::string> operands;
   if (failed(ce.lookupAll(op->getOperands(), op, operands)))
     return failure();
+  if (std::optional<LogicalResult> done = exportDeviceLevelOp(ce, op, operands))
+    return *done;
   StringRef opcode = simpleOpcode(op);
   if (!opcode.empty()) {
     ce.bind(op->getResult(0),
@@ -745,192 +556,6 @@ LogicalResult xspmd::hlo::exportOperation(ComputationExporter &ce,
               ", feature_group_count=" + std::to_string(o.getFeatureGroups());
         return bindOne(ce.emit("convolution", o.getType(), "convolution",
                                operands, attrs));
-      })
-      .Case([&](xla::MarkShardingOp o) -> LogicalResult {
-        FailureOr<std::string> text = m.shardingText(o.getSharding(), op);
-        if (failed(text))
-          return failure();
-        return bindOne(
-            ce.emit("custom-call", o.getType(), "custom-call", operands,
-                    "custom_call_target=\"Sharding\", sharding=" + *text));
-      })
-      .Case([&](xla::FullToShardOp o) -> LogicalResult {
-        FailureOr<std::string> text = m.shardingText(o.getSharding(), op);
-        if (failed(text))
-          return failure();
-        // HLO reads the global layout from the operand's Sharding
-        // custom-call: reuse a mark_sharding that already says it.
-        std::string marked = operands[0];
-        auto mark = o.getInput().getDefiningOp<xla::MarkShardingOp>();
-        if (!mark || mark.getSharding() != o.getSharding())
-          marked = ce.emit(
-              "custom-call", o.getInput().getType(), "custom-call", operands,
-              "custom_call_target=\"Sharding\", sharding=" + *text);
-        return bindOne(ce.emit(
-            "custom-call", o.getType(), "custom-call", {marked},
-            "custom_call_target=\"SPMDFullToShardShape\", sharding={manual}"));
-      })
-      .Case([&](xla::ShardToFullOp o) -> LogicalResult {
-        FailureOr<std::string> text = m.shardingText(o.getSharding(), op);
-        if (failed(text))
-          return failure();
-        std::string marked = ce.emit(
-            "custom-call", o.getInput().getType(), "custom-call", operands,
-            "custom_call_target=\"Sharding\", sharding={manual}");
-        return bindOne(ce.emit(
-            "custom-call", o.getType(), "custom-call", {marked},
-            "custom_call_target=\"SPMDShardToFullShape\", sharding=" + *text));
-      })
-      .Case([&](xla::AllReduceOp o) {
-        auto type = cast<RankedTensorType>(o.getType());
-        std::string reducer =
-            m.getReducer(reducerOpcode(o.getKind()), type.getElementType());
-        std::string r =
-            ce.emit("all-reduce", type, "all-reduce", operands,
-                    collectiveAttrs(ce, op) + ", to_apply=%" + reducer);
-        if (o.getScale().convertToDouble() != 1.0)
-          r = ce.emit("multiply", type, "multiply",
-                      {r, ce.emitSplat(o.getScale().convertToDouble(), type)});
-        return bindOne(r);
-      })
-      .Case([&](xla::AllGatherOp o) {
-        return bindOne(ce.emit("all-gather", o.getType(), "all-gather",
-                               operands,
-                               collectiveAttrs(ce, op) + ", dimensions={" +
-                                   std::to_string(o.getDim()) + "}"));
-      })
-      .Case([&](xla::ReduceScatterOp o) {
-        auto type = cast<RankedTensorType>(o.getType());
-        std::string reducer =
-            m.getReducer(reducerOpcode(o.getKind()), type.getElementType());
-        std::string r =
-            ce.emit("reduce-scatter", type, "reduce-scatter", operands,
-                    collectiveAttrs(ce, op) + ", dimensions={" +
-                        std::to_string(o.getDim()) + "}, to_apply=%" + reducer);
-        if (o.getScale().convertToDouble() != 1.0)
-          r = ce.emit("multiply", type, "multiply",
-                      {r, ce.emitSplat(o.getScale().convertToDouble(), type)});
-        return bindOne(r);
-      })
-      .Case([&](xla::AllToAllOp o) -> LogicalResult {
-        int64_t split = o.getSplitDim(), concat = o.getConcatDim();
-        if (split == concat)
-          return bindOne(ce.emit("all-to-all", o.getType(), "all-to-all",
-                                 operands,
-                                 collectiveAttrs(ce, op) + ", dimensions={" +
-                                     std::to_string(split) + "}"));
-        // HLO's array all-to-all splits and concatenates one dimension: the
-        // blocks go to a new major dimension, which is exchanged and then
-        // merged into the concat dimension (as XLA's partitioner does).
-        auto in = tensorOf(o.getInput());
-        int64_t groups = o.getSplitCount(), rank = in.getRank();
-        SmallVector<int64_t> dims(in.getShape());
-        dims[split] /= groups;
-        SmallVector<int64_t> reshaped(dims), moved{groups};
-        reshaped.insert(reshaped.begin() + split, groups);
-        llvm::append_range(moved, dims);
-        SmallVector<int64_t> toFront{split};
-        for (int64_t d = 0; d <= rank; ++d)
-          if (d != split)
-            toFront.push_back(d);
-        Type element = in.getElementType();
-        std::string x =
-            ce.emit("reshape", RankedTensorType::get(reshaped, element),
-                    "reshape", operands);
-        auto movedType = RankedTensorType::get(moved, element);
-        if (split != 0)
-          x = ce.emit("transpose", movedType, "transpose", {x},
-                      "dimensions=" + hloIntList(toFront));
-        x = ce.emit("all-to-all", movedType, "all-to-all", {x},
-                    collectiveAttrs(ce, op) + ", dimensions={0}");
-        SmallVector<int64_t> toConcat, merged;
-        for (int64_t d = 1; d <= concat; ++d)
-          toConcat.push_back(d);
-        toConcat.push_back(0);
-        for (int64_t d = concat + 1; d <= rank; ++d)
-          toConcat.push_back(d);
-        for (int64_t p : toConcat)
-          merged.push_back(moved[p]);
-        if (concat != 0)
-          x = ce.emit("transpose", RankedTensorType::get(merged, element),
-                      "transpose", {x}, "dimensions=" + hloIntList(toConcat));
-        return bindOne(ce.emit("reshape", o.getType(), "reshape", {x}));
-      })
-      .Case([&](xla::CollectivePermuteOp o) -> LogicalResult {
-        // Pairs are positions within each group; HLO wants device ids.
-        SmallVector<int64_t> flat =
-            llvm::to_vector(o.getPairs().getValues<int64_t>());
-        bool grouped = o.getGroupsAttr() || o.getAxesAttr();
-        DeviceGroups groups = grouped ? participants(ce, op) : DeviceGroups{};
-        std::string pairs = "{";
-        bool first = true;
-        auto addPair = [&](int64_t s, int64_t t) {
-          pairs += (first ? "{" : ",{") + std::to_string(s) + "," +
-                   std::to_string(t) + "}";
-          first = false;
-        };
-        if (!grouped) {
-          for (size_t i = 0; i + 1 < flat.size(); i += 2)
-            addPair(flat[i], flat[i + 1]);
-        } else {
-          for (const auto &g : groups)
-            for (size_t i = 0; i + 1 < flat.size(); i += 2) {
-              if (flat[i] < 0 || flat[i + 1] < 0 ||
-                  flat[i] >= (int64_t)g.size() ||
-                  flat[i + 1] >= (int64_t)g.size())
-                return unsupported("a pair names a position outside its group");
-              addPair(g[flat[i]], g[flat[i + 1]]);
-            }
-        }
-        pairs += "}";
-        return bindOne(ce.emit("collective-permute", o.getType(),
-                               "collective-permute", operands,
-                               "channel_id=" + std::to_string(m.nextChannel()) +
-                                   ", source_target_pairs=" + pairs));
-      })
-      .Case([&](xla::AllSliceOp o) {
-        // Block `position in group` of the input along dim.
-        auto in = tensorOf(o.getInput());
-        auto type = cast<RankedTensorType>(o.getType());
-        DeviceGroups groups = participants(ce, op);
-        SmallVector<int64_t> table(m.getNumDevices(), 0);
-        for (const auto &g : groups)
-          for (auto [pos, d] : llvm::enumerate(g))
-            if (d < (int64_t)table.size())
-              table[d] = pos * type.getDimSize(o.getDim());
-        Type i32 = IntegerType::get(op->getContext(), 32);
-        std::string offset = emitDeviceScalar(ce, table, i32);
-        std::string zero = ce.emitScalar(0, i32);
-        SmallVector<std::string> args{operands[0]};
-        for (int64_t d = 0; d < in.getRank(); ++d)
-          args.push_back(d == (int64_t)o.getDim() ? offset : zero);
-        return bindOne(
-            ce.emit("dynamic-slice", type, "dynamic-slice", args,
-                    "dynamic_slice_sizes=" + hloIntList(type.getShape())));
-      })
-      .Case([&](xla::PartitionIdOp o) {
-        return bindOne(ce.emit("partition-id", "u32[]", "partition-id", {}));
-      })
-      .Case([&](xla::AxisIndexOp o) -> LogicalResult {
-        xla::MeshAttr mesh = m.lookupMesh(o.getMeshAttr());
-        if (!mesh)
-          return unsupported("unknown mesh");
-        int64_t axis = mesh.getAxisIndex(o.getAxis());
-        SmallVector<int64_t> shape;
-        for (auto a : mesh.getAxes())
-          shape.push_back(a.getSize());
-        SmallVector<int64_t> strides = xla::rowMajorStrides(shape);
-        SmallVector<int64_t> devices = mesh.getDeviceArray();
-        SmallVector<int64_t> table(m.getNumDevices(), 0);
-        for (auto [pos, d] : llvm::enumerate(devices))
-          table[d] = (pos / strides[axis]) % shape[axis];
-        return bindOne(emitDeviceScalar(
-            ce, table, cast<RankedTensorType>(o.getType()).getElementType()));
-      })
-      .Case([&](xla::DeviceTableOp o) {
-        return bindOne(emitDeviceScalar(
-            ce, o.getValues(),
-            cast<RankedTensorType>(o.getType()).getElementType()));
       })
       .Case([&](xla::ReduceRegionOp o) -> LogicalResult {
         FailureOr<std::string> body =

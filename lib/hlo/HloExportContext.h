@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -142,6 +143,18 @@ public:
 /// op without an HLO form.
 mlir::LogicalResult exportOperation(ComputationExporter &ce,
                                     mlir::Operation *op);
+
+/// Prints `op` when it is a sharding marker or a device-level op of a
+/// partitioned program (collectives, axis_index, ...); nullopt for others
+/// (ExportCollectives.cpp).
+std::optional<mlir::LogicalResult>
+exportDeviceLevelOp(ComputationExporter &ce, mlir::Operation *op,
+                    llvm::ArrayRef<std::string> operands);
+
+/// xla.while and xla.case as HLO while and conditional
+/// (ExportControlFlow.cpp).
+mlir::LogicalResult exportWhile(ComputationExporter &ce, xla::WhileOp op);
+mlir::LogicalResult exportCase(ComputationExporter &ce, xla::CaseOp op);
 
 } // namespace xspmd::hlo
 
