@@ -286,6 +286,10 @@ def XlaPartitionPass : Pass<"xla-partition", "::mlir::ModuleOp"> {
            "Relative cost of a byte sent over ICI">,
     Option<"dcnByteCost", "dcn-byte-cost", "double", "16.0",
            "Relative cost of a byte sent over DCN">,
+    Option<"reportBytes", "report-bytes", "bool", "false",
+           "Print per function the bytes per device the emitted collectives "
+           "send, by the op they reshard for (the key "
+           "--xla-explain-sharding's planned bytes use)">,
   ];
   let statistics = [
     Statistic<"numReshards", "reshards", "Operands resharded">,

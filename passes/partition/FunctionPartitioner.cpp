@@ -3,6 +3,7 @@
 #include "passes/partition/FunctionPartitioner.h"
 
 #include "passes/common/FunctionAttrs.h"
+#include "passes/inspect/Traffic.h"
 #include "passes/partition/ControlFlow.h"
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
@@ -104,13 +105,46 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
+/// Charges every collective the partitioner inserts to the op being
+/// partitioned (the innermost, for ops in regions).
+class TrafficListener : public OpBuilder::Listener {
+public:
+  TrafficListener(MeshAttr mesh, PartitionStats &stats)
+      : mesh(mesh), stats(stats) {}
+
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    auto collective = dyn_cast<CollectiveOpInterface>(op);
+    if (!collective || !source)
+      return;
+    int64_t sent = inspect::collectiveTraffic(collective, mesh).sentBytes;
+    if (sent > 0)
+      stats.bytesByOp[inspect::describeOp(source)] += sent;
+  }
+
+  /// The op collectives are charged to until the guard goes away.
+  struct Scope {
+    Scope(TrafficListener &l, Operation *op) : l(l), saved(l.source) {
+      l.source = op;
+    }
+    ~Scope() { l.source = saved; }
+    TrafficListener &l;
+    Operation *saved;
+  };
+
+private:
+  MeshAttr mesh;
+  PartitionStats &stats;
+  Operation *source = nullptr;
+};
+
 class Partitioner : public RegionPartitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
               PartitionStats &stats)
       : func(func), meshName(FlatSymbolRefAttr::get(meshOp.getSymNameAttr())),
         mesh(planner.getMesh()), planner(planner), stats(stats),
-        builder(func.getContext()), local(builder, mesh, meshName) {}
+        traffic(meshOp.getMesh(), stats), builder(func.getContext(), &traffic),
+        local(builder, mesh, meshName) {}
 
   LogicalResult run();
 
@@ -179,6 +213,7 @@ private:
   const MeshModel &mesh;
   ReshardPlanner &planner;
   PartitionStats &stats;
+  TrafficListener traffic;
   OpBuilder builder;
   LocalBuilder local;
   DenseMap<Value, Placed> placed;
@@ -243,6 +278,7 @@ LogicalResult Partitioner::run() {
     }
 
   auto ret = cast<func::ReturnOp>(body.getTerminator());
+  TrafficListener::Scope charge(traffic, ret);
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;
   for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
@@ -305,6 +341,7 @@ LogicalResult Partitioner::partitionRegionBody(Block &block) {
 }
 
 LogicalResult Partitioner::partitionOp(Operation *op) {
+  TrafficListener::Scope charge(traffic, op);
   if (auto loop = dyn_cast<WhileOp>(op))
     return partitionWhile(loop, *this);
   if (auto select = dyn_cast<CaseOp>(op))

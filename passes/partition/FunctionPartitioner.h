@@ -14,13 +14,22 @@
 #include "passes/partition/ReshardPlanner.h"
 
 #include "dialects/xla/XlaOps.h"
+#include "llvm/ADT/MapVector.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include <map>
+#include <string>
 
 namespace xspmd::partition {
 
 struct PartitionStats {
   int64_t reshards = 0;
   int64_t collectives = 0;
+  /// Bytes per device the emitted collectives send, by the op they were
+  /// emitted for (inspect::describeOp: the op whose operands, result or
+  /// windows they reshard; func.return for the results), in program order.
+  llvm::MapVector<std::string, int64_t, std::map<std::string, unsigned>>
+      bytesByOp;
 };
 
 /// Partitions `func` over `mesh` (the one mesh its shardings name), using

@@ -4,6 +4,8 @@
 #include "passes/Passes.h"
 #include "passes/partition/FunctionPartitioner.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <cmath>
 
 namespace xspmd {
@@ -57,6 +59,11 @@ struct PartitionPass : xspmd::impl::XlaPartitionPassBase<PartitionPass> {
       PartitionStats stats;
       if (failed(partitionFunction(func, *mesh, *planner, stats)))
         return signalPassFailure();
+      if (reportBytes) {
+        llvm::outs() << "emitted bytes of @" << func.getSymName() << ":\n";
+        for (const auto &[op, bytes] : stats.bytesByOp)
+          llvm::outs() << "  " << op << ": " << bytes << " B per device\n";
+      }
       numReshards += stats.reshards;
       numCollectives += stats.collectives;
     }

@@ -6,10 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/inspect/Traffic.h"
 #include "passes/propagation/PropagationState.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <cmath>
@@ -29,16 +31,7 @@ void FunctionPropagation::logConflict(ConflictRecord record) {
     conflicts[it->second] = std::move(record);
 }
 
-std::string describeOp(Operation *op) {
-  std::string s = op->getName().getStringRef().str();
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc())) {
-    StringRef file = loc.getFilename().getValue();
-    file = file.substr(file.find_last_of('/') + 1);
-    s += " at " + file.str() + ":" + std::to_string(loc.getLine()) + ":" +
-         std::to_string(loc.getColumn());
-  }
-  return s;
-}
+std::string describeOp(Operation *op) { return inspect::describeOp(op); }
 
 static void printAxes(raw_ostream &os, ArrayRef<StringAttr> axes) {
   os << '{';
@@ -185,6 +178,18 @@ void FunctionPropagation::explain(raw_ostream &os) {
        << nameOf(moved.value) << ": cost "
        << static_cast<int64_t>(std::llround(moved.cost)) << " instead of "
        << static_cast<int64_t>(std::llround(moved.costAtBoundary)) << "\n";
+  // The bytes per device the plan moves around each op, unweighted and
+  // under the same key --xla-partition=report-bytes=true uses, so that the
+  // plan and what the partitioner emits compare op by op.
+  CostModel bytesOnly{1.0, 1.0};
+  llvm::MapVector<std::string, double, std::map<std::string, unsigned>> planned;
+  for (int32_t r = 0, e = records.size(); r < e; ++r)
+    if (double bytes = recordCost(r, bytesOnly); bytes > 0)
+      planned[describeOp(records[r].op)] += bytes;
+  os << "planned bytes of @" << func.getSymName() << ":\n";
+  for (const auto &[op, bytes] : planned)
+    os << "  " << op << ": " << static_cast<int64_t>(std::llround(bytes))
+       << " B per device\n";
   os.flush();
 }
 

@@ -502,7 +502,8 @@ void FunctionPropagation::decide(
     ties.erase(key);
 }
 
-double FunctionPropagation::recordCost(int32_t r) const {
+double FunctionPropagation::recordCost(int32_t r,
+                                       const CostModel *model) const {
   const OpRecord &record = records[r];
   const OpShardingRule &rule = *record.rule;
   int64_t numFactors = rule.getNumFactors();
@@ -569,7 +570,8 @@ double FunctionPropagation::recordCost(int32_t r) const {
         break;
       }
   }
-  Evaluator evaluator(record, states, meshRef, mesh, options.costModel);
+  Evaluator evaluator(record, states, meshRef, mesh,
+                      model ? *model : options.costModel);
   return evaluator.cost(factorAxes, /*final=*/true);
 }
 

@@ -156,8 +156,12 @@ public:
   /// reshards its tensors need given the shardings they ended with
   /// (OpPropagation.cpp).
   double planCost() const;
-  /// Estimated weighted bytes the reshards around op record `r` move.
-  double recordCost(int32_t r) const;
+  /// Estimated weighted bytes the reshards around op record `r` move
+  /// (weighted by `model`, by default the options' cost model).
+  double recordCost(int32_t r, const CostModel *model = nullptr) const;
+  double recordCost(int32_t r, const CostModel &model) const {
+    return recordCost(r, &model);
+  }
   /// The conflicts decided by a margin within the tie tolerance, in the
   /// order they were last decided.
   std::vector<NearTie> nearTies() const;
