@@ -171,6 +171,10 @@ private:
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
   Value getAs(Value global, const ShardLayout &layout, Location loc) override;
+  /// Reshards `from`, the local value of `global` in `fromLayout`, to
+  /// `layout` (cached as `global`'s local value in `layout`).
+  Value reshard(Value global, Value from, const ShardLayout &fromLayout,
+                const ShardLayout &layout, Location loc);
   /// What resharding `global` from `from` to `to` would cost.
   double reshardCost(Value global, const ShardLayout &from,
                      const ShardLayout &to);
@@ -231,14 +235,41 @@ Value Partitioner::getAs(Value global, const ShardLayout &layout,
   auto key = std::make_pair(global.getAsOpaquePointer(), layout.key());
   if (auto it = reshardCache.find(key); it != reshardCache.end())
     return it->second;
+  // An op's local result that is not yet what propagation chose for the
+  // value (a pending sum, typically) first becomes that, charged to the op:
+  // the plan reshards there, then each user reshards what the value is.
+  Value from = p.local;
+  ShardLayout fromLayout = p.layout;
+  if (auto result = dyn_cast<OpResult>(global)) {
+    Operation *def = result.getOwner();
+    ShardLayout own = layoutOf(
+        getResultShardingAttr(def, result.getResultNumber()), shapeOf(global));
+    if (!(own == p.layout) && !(own == layout)) {
+      TrafficListener::Scope charge(traffic, def);
+      from = getAs(global, own, loc);
+      fromLayout = own;
+    } else if (own == layout) {
+      TrafficListener::Scope charge(traffic, def);
+      return reshard(global, from, fromLayout, layout, loc);
+    }
+  }
+  return reshard(global, from, fromLayout, layout, loc);
+}
+
+Value Partitioner::reshard(Value global, Value from,
+                           const ShardLayout &fromLayout,
+                           const ShardLayout &layout, Location loc) {
+  if (fromLayout == layout)
+    return from;
+  auto key = std::make_pair(global.getAsOpaquePointer(), layout.key());
   auto type = cast<RankedTensorType>(global.getType());
   const ReshardPlan &plan =
       planner.plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
-                   p.layout, layout);
+                   fromLayout, layout);
   ++stats.reshards;
   for (const ReshardStep &step : plan.steps)
     stats.collectives += step.communicates();
-  Value result = buildReshard(builder, loc, p.local, plan, mesh, meshName);
+  Value result = buildReshard(builder, loc, from, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
 }
