@@ -91,9 +91,10 @@ public:
   /// Estimated weighted bytes the partitioner moves for this op. Unless
   /// `final`, an open dimension may still adopt the op's choice and a
   /// result's own pending axes are not counted (propagation is deciding).
-  double cost(ArrayRef<AxisList> factorAxes, bool final = false) const {
+  double cost(ArrayRef<AxisList> factorAxes, bool final = false,
+              ReshardsDone *done = nullptr) const {
     if (final)
-      return finalCost(factorAxes);
+      return finalCost(factorAxes, done);
     double total = 0;
     AxisList pending = reductionAxes(factorAxes);
     for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
@@ -130,7 +131,7 @@ private:
   /// resharded to what the factors need, the local result (pending on the
   /// reduction factors' axes) to what the value is; a value that stays
   /// pending is reduced where it is used.
-  double finalCost(ArrayRef<AxisList> factorAxes) const {
+  double finalCost(ArrayRef<AxisList> factorAxes, ReshardsDone *done) const {
     double total = 0;
     AxisList pending = reductionAxes(factorAxes);
     for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
@@ -140,6 +141,11 @@ private:
       AxisSharding want = target(k, factorAxes);
       AxisSharding have = state.toAxisSharding();
       if (k < record.numOperands) {
+        // The partitioner reshards a value to a layout once and reuses it
+        // (an FSDP weight gathered for the forward serves the backward).
+        if (done && !(have == want) &&
+            !done->insert({record.tensors[k], key(want)}).second)
+          continue;
         total += reshardCost(have, want, state.bytes, mesh, model);
         continue;
       }
@@ -147,6 +153,18 @@ private:
       total += reshardCost(want, have, state.bytes, mesh, model);
     }
     return total;
+  }
+
+  static std::string key(const AxisSharding &s) {
+    std::string k;
+    for (const AxisList &dim : s.dims) {
+      for (StringAttr a : dim)
+        k += a.getValue().str() + ",";
+      k += ";";
+    }
+    for (StringAttr a : s.partial)
+      k += a.getValue().str() + ",";
+    return k;
   }
 
   const OpRecord &record;
@@ -502,8 +520,8 @@ void FunctionPropagation::decide(
     ties.erase(key);
 }
 
-double FunctionPropagation::recordCost(int32_t r,
-                                       const CostModel *model) const {
+double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
+                                       ReshardsDone *done) const {
   const OpRecord &record = records[r];
   const OpShardingRule &rule = *record.rule;
   int64_t numFactors = rule.getNumFactors();
@@ -518,67 +536,94 @@ double FunctionPropagation::recordCost(int32_t r,
   if (found == meshes.end() || !found->second)
     return 0;
   const MeshAxes &mesh = *found->second;
-  // The factors' axes as the partitioner derives them: from the results,
-  // then (factors no result has) from the operands when they all agree.
-  SmallVector<AxisList> factorAxes(numFactors);
-  SmallVector<bool> set(numFactors, false), agreed(numFactors, true);
-  SmallVector<AxisList> scratch(numFactors);
-  for (int32_t k = numOperands(record); k < numTensors; ++k) {
-    const ValueState &state = states[record.tensors[k]];
-    for (auto [d, factors] : llvm::enumerate(rule.getTensor(k))) {
-      for (int64_t f : factors)
-        scratch[f].clear();
-      if (state.mesh == meshRef)
-        projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
-                   scratch);
-      for (int64_t f : factors)
-        if (!set[f]) {
-          factorAxes[f] = scratch[f];
-          set[f] = true;
-        }
-    }
-  }
-  SmallVector<bool> fromOperands(numFactors, false);
-  for (int32_t k = 0; k < numOperands(record); ++k) {
-    const ValueState &state = states[record.tensors[k]];
-    for (auto [d, factors] : llvm::enumerate(rule.getTensor(k))) {
-      for (int64_t f : factors)
-        scratch[f].clear();
-      if (state.mesh == meshRef)
-        projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
-                   scratch);
-      for (int64_t f : factors) {
-        if (set[f] && !fromOperands[f])
-          continue;
-        if (!set[f]) {
-          factorAxes[f] = scratch[f];
-          set[f] = fromOperands[f] = true;
-        } else if (factorAxes[f] != scratch[f]) {
-          agreed[f] = false;
+  // The factors' axes as the partitioner derives them
+  // (FunctionPartitioner.cpp, chooseAssignment): the tensors of `lead`
+  // decide their factors first (the results, or one operand then the
+  // results), the other operands the factors nobody decided when they all
+  // agree; an axis splits one factor; reduction factors keep their axes (a
+  // pending sum) or not (their operands gathered). The partitioner keeps
+  // the cheapest of these candidates, and so does the estimate.
+  int32_t numOps = numOperands(record);
+  auto derive = [&](ArrayRef<int32_t> lead, bool keepReductions) {
+    SmallVector<AxisList> factorAxes(numFactors);
+    SmallVector<bool> set(numFactors, false), decided(numFactors, false),
+        agreed(numFactors, true);
+    SmallVector<AxisList> scratch(numFactors);
+    auto visit = [&](int32_t k, bool leading) {
+      const ValueState &state = states[record.tensors[k]];
+      for (auto [d, factors] : llvm::enumerate(rule.getTensor(k))) {
+        for (int64_t f : factors)
+          scratch[f].clear();
+        if (state.mesh == meshRef)
+          projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
+                     scratch);
+        for (int64_t f : factors) {
+          if (decided[f])
+            continue;
+          if (!set[f]) {
+            factorAxes[f] = scratch[f];
+            set[f] = true;
+            decided[f] = leading;
+          } else if (factorAxes[f] != scratch[f]) {
+            agreed[f] = false;
+          }
         }
       }
+    };
+    for (int32_t k : lead)
+      visit(k, /*leading=*/true);
+    for (int32_t k = 0; k < numOps; ++k)
+      if (!llvm::is_contained(lead, k))
+        visit(k, /*leading=*/false);
+    llvm::SmallDenseSet<StringAttr, 8> used;
+    for (int64_t f = 0; f < numFactors; ++f) {
+      if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication ||
+          (!keepReductions && rule.factorKinds[f] == FactorKind::reduction))
+        factorAxes[f].clear();
+      for (auto [i, axis] : llvm::enumerate(factorAxes[f]))
+        if (!used.insert(axis).second) {
+          factorAxes[f].resize(i);
+          break;
+        }
     }
+    return factorAxes;
+  };
+  SmallVector<int32_t> results;
+  for (int32_t k = numOps; k < numTensors; ++k)
+    results.push_back(k);
+  SmallVector<SmallVector<int32_t>> leads{results};
+  for (int32_t k = 0; k < numOps; ++k) {
+    SmallVector<int32_t> lead{k};
+    llvm::append_range(lead, results);
+    leads.push_back(lead);
   }
-  // Disagreeing operands are gathered; an axis splits one factor.
-  llvm::SmallDenseSet<StringAttr, 8> used;
-  for (int64_t f = 0; f < numFactors; ++f) {
-    if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication)
-      factorAxes[f].clear();
-    for (auto [i, axis] : llvm::enumerate(factorAxes[f]))
-      if (!used.insert(axis).second) {
-        factorAxes[f].resize(i);
-        break;
+  bool hasReduction =
+      llvm::is_contained(rule.factorKinds, FactorKind::reduction);
+  Evaluator weighted(record, states, meshRef, mesh, options.costModel);
+  SmallVector<AxisList> best;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (bool keepReductions : {true, false}) {
+    if (!keepReductions && !hasReduction)
+      break;
+    for (ArrayRef<int32_t> lead : leads) {
+      SmallVector<AxisList> factorAxes = derive(lead, keepReductions);
+      double cost = weighted.cost(factorAxes, /*final=*/true);
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = std::move(factorAxes);
       }
+    }
   }
   Evaluator evaluator(record, states, meshRef, mesh,
                       model ? *model : options.costModel);
-  return evaluator.cost(factorAxes, /*final=*/true);
+  return evaluator.cost(best, /*final=*/true, done);
 }
 
 double FunctionPropagation::planCost() const {
   double total = 0;
+  ReshardsDone done;
   for (int32_t r = 0, e = records.size(); r < e; ++r)
-    total += recordCost(r);
+    total += recordCost(r, nullptr, &done);
   return total;
 }
 

@@ -24,6 +24,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -130,6 +131,9 @@ struct NearTie {
   ForcedChoice alternative;
 };
 
+/// Operand reshards done: (state, target sharding printed as a key).
+using ReshardsDone = std::set<std::pair<int32_t, std::string>>;
+
 /// An op's name and, for file locations, `file:line:col`.
 std::string describeOp(mlir::Operation *op);
 
@@ -158,10 +162,11 @@ public:
   double planCost() const;
   /// Estimated weighted bytes the reshards around op record `r` move
   /// (weighted by `model`, by default the options' cost model).
-  double recordCost(int32_t r, const CostModel *model = nullptr) const;
-  double recordCost(int32_t r, const CostModel &model) const {
-    return recordCost(r, &model);
-  }
+  /// Operand reshards already in `done` (a value resharded to a layout
+  /// by an earlier op) are free, as the partitioner reuses them; the others
+  /// are added to it.
+  double recordCost(int32_t r, const CostModel *model = nullptr,
+                    ReshardsDone *done = nullptr) const;
   /// The conflicts decided by a margin within the tie tolerance, in the
   /// order they were last decided.
   std::vector<NearTie> nearTies() const;
