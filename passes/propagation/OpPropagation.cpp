@@ -548,6 +548,9 @@ double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
     SmallVector<AxisList> factorAxes(numFactors);
     SmallVector<bool> set(numFactors, false), decided(numFactors, false),
         agreed(numFactors, true);
+    // Factors in the order tensors set them: an axis two factors want goes
+    // to the one set first (the partitioner offers axes tensor by tensor).
+    SmallVector<int64_t> setOrder;
     SmallVector<AxisList> scratch(numFactors);
     auto visit = [&](int32_t k, bool leading) {
       const ValueState &state = states[record.tensors[k]];
@@ -564,6 +567,7 @@ double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
             factorAxes[f] = scratch[f];
             set[f] = true;
             decided[f] = leading;
+            setOrder.push_back(f);
           } else if (factorAxes[f] != scratch[f]) {
             agreed[f] = false;
           }
@@ -576,7 +580,7 @@ double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
       if (!llvm::is_contained(lead, k))
         visit(k, /*leading=*/false);
     llvm::SmallDenseSet<StringAttr, 8> used;
-    for (int64_t f = 0; f < numFactors; ++f) {
+    for (int64_t f : setOrder) {
       if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication ||
           (!keepReductions && rule.factorKinds[f] == FactorKind::reduction))
         factorAxes[f].clear();
