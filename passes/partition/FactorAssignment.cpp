@@ -111,7 +111,10 @@ private:
     if (assigned[f] || axes.empty() ||
         !llvm::is_contained(kinds, rule.factorKinds[f]))
       return;
-    if (llvm::any_of(axes, [&](int a) { return axisUsed[a]; }))
+    // Axes before the first one another factor holds still split this one
+    // (propagation truncates the same way: prop::detail, recordCost).
+    axes = axes.take_while([&](int a) { return !axisUsed[a]; });
+    if (axes.empty())
       return;
     assigned[f] = true;
     factorAxes[f].assign(axes.begin(), axes.end());
