@@ -181,11 +181,10 @@ void FunctionPropagation::explain(raw_ostream &os) {
   // The bytes per device the plan moves around each op, unweighted and
   // under the same key --xla-partition=report-bytes=true uses, so that the
   // plan and what the partitioner emits compare op by op.
-  CostModel bytesOnly{1.0, 1.0};
   llvm::MapVector<std::string, double, std::map<std::string, unsigned>> planned;
   ReshardsDone done;
   for (int32_t r = 0, e = records.size(); r < e; ++r)
-    if (double bytes = recordCost(r, &bytesOnly, &done); bytes > 0)
+    if (double bytes = recordCost(r, &done, /*bytesOnly=*/true); bytes > 0)
       planned[describeOp(records[r].op)] += bytes;
   os << "planned bytes of @" << func.getSymName() << ":\n";
   for (const auto &[op, bytes] : planned)

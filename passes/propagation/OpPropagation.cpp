@@ -10,7 +10,11 @@
 #include "dialects/xla/XlaSubAxes.h"
 #include "passes/propagation/PropagationState.h"
 
+#include "passes/partition/ReshardPlanner.h"
+
 #include "llvm/ADT/STLExtras.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace xspmd::xla;
@@ -60,6 +64,10 @@ bool overlapsAny(ArrayRef<StringAttr> axes, StringAttr axis) {
   });
 }
 
+/// A reshard's price, or nothing to use the closed-form estimate.
+using ReshardPrice = std::function<std::optional<double>(
+    const AxisSharding &, const AxisSharding &, const ValueState &)>;
+
 /// Evaluates configurations of one op: what each tensor must be resharded
 /// from and to if the factors are sharded as proposed.
 class Evaluator {
@@ -69,6 +77,10 @@ public:
             const CostModel &model)
       : record(record), states(states), meshRef(meshRef), mesh(mesh),
         model(model) {}
+
+  /// Prices the final reshards with `price` (the partitioner's planner)
+  /// instead of the closed-form estimate.
+  void setPrice(ReshardPrice p) { price = std::move(p); }
 
   /// Target sharding of tensor `k` when factors carry `factorAxes`.
   AxisSharding target(int32_t k, ArrayRef<AxisList> factorAxes) const {
@@ -146,13 +158,23 @@ private:
         if (done && !(have == want) &&
             !done->insert({record.tensors[k], key(want)}).second)
           continue;
-        total += reshardCost(have, want, state.bytes, mesh, model);
+        total += finalPrice(have, want, state);
         continue;
       }
       want.partial = pending;
-      total += reshardCost(want, have, state.bytes, mesh, model);
+      total += finalPrice(want, have, state);
     }
     return total;
+  }
+
+  double finalPrice(const AxisSharding &from, const AxisSharding &to,
+                    const ValueState &state) const {
+    if (from == to)
+      return 0;
+    if (price)
+      if (std::optional<double> cost = price(from, to, state))
+        return *cost;
+    return reshardCost(from, to, state.bytes, mesh, model);
   }
 
   static std::string key(const AxisSharding &s) {
@@ -172,6 +194,7 @@ private:
   FlatSymbolRefAttr meshRef;
   const MeshAxes &mesh;
   const CostModel &model;
+  ReshardPrice price;
 };
 
 } // namespace
@@ -520,8 +543,8 @@ void FunctionPropagation::decide(
     ties.erase(key);
 }
 
-double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
-                                       ReshardsDone *done) const {
+double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
+                                       bool bytesOnly) const {
   const OpRecord &record = records[r];
   const OpShardingRule &rule = *record.rule;
   int64_t numFactors = rule.getNumFactors();
@@ -604,6 +627,10 @@ double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
   bool hasReduction =
       llvm::is_contained(rule.factorKinds, FactorKind::reduction);
   Evaluator weighted(record, states, meshRef, mesh, options.costModel);
+  weighted.setPrice([&](const AxisSharding &from, const AxisSharding &to,
+                        const ValueState &state) {
+    return plannedCost(meshRef, from, to, state, /*bytesOnly=*/false);
+  });
   SmallVector<AxisList> best;
   double bestCost = std::numeric_limits<double>::infinity();
   for (bool keepReductions : {true, false}) {
@@ -618,16 +645,90 @@ double FunctionPropagation::recordCost(int32_t r, const CostModel *model,
       }
     }
   }
-  Evaluator evaluator(record, states, meshRef, mesh,
-                      model ? *model : options.costModel);
+  Evaluator evaluator(record, states, meshRef, mesh, options.costModel);
+  evaluator.setPrice([&](const AxisSharding &from, const AxisSharding &to,
+                         const ValueState &state) {
+    return plannedCost(meshRef, from, to, state, bytesOnly);
+  });
   return evaluator.cost(best, /*final=*/true, done);
+}
+
+std::optional<double> FunctionPropagation::plannedCost(
+    FlatSymbolRefAttr meshRef, const AxisSharding &from, const AxisSharding &to,
+    const ValueState &state, bool bytesOnly) const {
+  // The partitioner plans on whole mesh axes and global shapes; sub-axes
+  // and values without a shape keep the closed-form estimate.
+  auto found = meshes.find(meshRef);
+  if (found == meshes.end() || !found->second)
+    return std::nullopt;
+  const MeshAxes &axes = *found->second;
+  RankedTensorType type;
+  if (state.value)
+    type = dyn_cast<RankedTensorType>(state.value.getType());
+  else if (state.funcResult >= 0)
+    type = dyn_cast<RankedTensorType>(
+        mlir::func::FuncOp(func).getResultTypes()[state.funcResult]);
+  if (!type || !type.hasStaticShape() ||
+      static_cast<int64_t>(from.dims.size()) != type.getRank() ||
+      static_cast<int64_t>(to.dims.size()) != type.getRank())
+    return std::nullopt;
+  auto &planner = planners[meshRef];
+  if (!planner) {
+    partition::ReshardCostModel costs;
+    costs.iciByteCost = options.costModel.iciByteCost;
+    costs.dcnByteCost = options.costModel.dcnByteCost;
+    planner = std::make_unique<partition::ReshardPlanner>(
+        xla::MeshModel::fromAttr(axes.getMesh()), costs);
+  }
+  const xla::MeshModel &model = planner->getMesh();
+  auto layoutOf = [&](const AxisSharding &s) -> std::optional<ShardLayout> {
+    ShardLayout layout;
+    for (auto [d, dim] : llvm::enumerate(s.dims)) {
+      auto &dimAxes = layout.dimAxes.emplace_back();
+      int64_t shards = 1;
+      for (StringAttr a : dim) {
+        int64_t i = axes.index(a);
+        if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
+            model.axisSizes[i] != axes.size(a))
+          return std::nullopt;
+        dimAxes.push_back(i);
+        shards *= model.axisSizes[i];
+      }
+      layout.paddedSize.push_back(
+          xla::paddedDimSize(type.getDimSize(d), shards));
+    }
+    for (StringAttr a : s.partial) {
+      int64_t i = axes.index(a);
+      if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
+          model.axisSizes[i] != axes.size(a))
+        return std::nullopt;
+      layout.partialAxes.push_back(i);
+    }
+    llvm::sort(layout.partialAxes);
+    layout.partialKind = state.partialKind;
+    return layout;
+  };
+  std::optional<ShardLayout> source = layoutOf(from), target = layoutOf(to);
+  if (!source || !target)
+    return std::nullopt;
+  if (*source == *target)
+    return 0.0;
+  const partition::ReshardPlan &plan =
+      planner->plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
+                    *source, *target);
+  if (!bytesOnly)
+    return plan.cost;
+  double bytes = 0;
+  for (const partition::ReshardStep &step : plan.steps)
+    bytes += step.bytesPerDevice;
+  return bytes;
 }
 
 double FunctionPropagation::planCost() const {
   double total = 0;
   ReshardsDone done;
   for (int32_t r = 0, e = records.size(); r < e; ++r)
-    total += recordCost(r, nullptr, &done);
+    total += recordCost(r, &done);
   return total;
 }
 

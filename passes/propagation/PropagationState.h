@@ -14,6 +14,7 @@
 #include "dialects/xla/XlaOps.h"
 #include "dialects/xla/XlaShardingRule.h"
 #include "dialects/xla/XlaShardingRuleCache.h"
+#include "passes/partition/ReshardPlanner.h"
 #include "passes/propagation/Propagation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,13 +161,13 @@ public:
   /// reshards its tensors need given the shardings they ended with
   /// (OpPropagation.cpp).
   double planCost() const;
-  /// Estimated weighted bytes the reshards around op record `r` move
-  /// (weighted by `model`, by default the options' cost model).
-  /// Operand reshards already in `done` (a value resharded to a layout
-  /// by an earlier op) are free, as the partitioner reuses them; the others
-  /// are added to it.
-  double recordCost(int32_t r, const CostModel *model = nullptr,
-                    ReshardsDone *done = nullptr) const;
+  /// What the partitioner will move around op record `r`: its reshards
+  /// priced by the partitioner's planner (weighted, or plain bytes per
+  /// device with `bytesOnly`). Operand reshards already in `done` (a value
+  /// resharded to a layout by an earlier op) are free, as the partitioner
+  /// reuses them; the others are added to it.
+  double recordCost(int32_t r, ReshardsDone *done = nullptr,
+                    bool bytesOnly = false) const;
   /// The conflicts decided by a margin within the tie tolerance, in the
   /// order they were last decided.
   std::vector<NearTie> nearTies() const;
@@ -177,6 +178,19 @@ public:
   void addStats(PropagationStats &stats) const;
 
 private:
+  /// The partitioner's plan from `from` to `to` for `state`'s value: its
+  /// weighted cost, or its bytes per device; nothing when the planner
+  /// cannot price it (sub-axes, no static shape).
+  std::optional<double> plannedCost(mlir::FlatSymbolRefAttr mesh,
+                                    const AxisSharding &from,
+                                    const AxisSharding &to,
+                                    const ValueState &state,
+                                    bool bytesOnly) const;
+  /// The partitioner's planners (and plan caches), per mesh.
+  mutable llvm::DenseMap<mlir::Attribute,
+                         std::unique_ptr<partition::ReshardPlanner>>
+      planners;
+
   int32_t addState(mlir::Value value, mlir::Type type);
   /// States of an xla.manual_computation: its results hold out_shardings,
   /// and one state per operand (no value) holds in_shardings.

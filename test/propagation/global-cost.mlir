@@ -9,8 +9,9 @@
 // the same locally. The columns let the second matmul keep its contracting
 // split (v's rows) and reduce-scatter its partial product into the
 // result's column split (786,432 B); with the rows, the cheapest the
-// partitioner can do is gather v (983,040 B): the whole-plan estimate
-// prices each op as the partitioner will (1,007,616 B, LOCALBYTES).
+// partitioner can do is gather v (983,040 B). The whole-plan estimate
+// prices each op with the partitioner's planner: 811,008 B (BYTES) and
+// 1,007,616 B (LOCALBYTES) plus 256 per collective (its fixed cost).
 
 xla.mesh @mesh = <["a"=4]>
 
@@ -19,7 +20,7 @@ xla.mesh @mesh = <["a"=4]>
 // CHECK: conflict at xla.matmul at global-cost.mlir:[[#L1:]]:8: axis "a" wanted by factors i k
 // CHECK-NEXT: on factor i from operand 0: cost 24576
 // CHECK-NEXT: on factor k from operand 1: cost 24576  <- chosen
-// CHECK: near tie at xla.matmul at global-cost.mlir:[[#L1]]:8 re-decided by the whole plan: axis on factor k, plan cost 811008 instead of 1007616
+// CHECK: near tie at xla.matmul at global-cost.mlir:[[#L1]]:8 re-decided by the whole plan: axis on factor k, plan cost 811520 instead of 1008384
 
 // LOCAL: %0 = xla.matmul {{.*}}: #xla.sharding<@mesh, [{"a"}, {}]>
 // LOCAL: on factor i from operand 0: cost 24576  <- chosen
