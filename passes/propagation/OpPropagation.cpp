@@ -567,6 +567,12 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   // pending sum) or not (their operands gathered). The partitioner keeps
   // the cheapest of these candidates, and so does the estimate.
   int32_t numOps = numOperands(record);
+  SmallVector<bool> inCompound(numFactors, false);
+  for (int32_t k = 0; k < numTensors; ++k)
+    for (const DimFactors &dim : rule.getTensor(k))
+      if (dim.size() > 1)
+        for (int64_t f : dim)
+          inCompound[f] = true;
   auto derive = [&](ArrayRef<int32_t> lead, bool keepReductions) {
     SmallVector<AxisList> factorAxes(numFactors);
     SmallVector<bool> set(numFactors, false), decided(numFactors, false),
@@ -602,6 +608,21 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
     for (int32_t k = 0; k < numOps; ++k)
       if (!llvm::is_contained(lead, k))
         visit(k, /*leading=*/false);
+    // A factor in a compound dimension is split evenly only: padding would
+    // interleave with data (the partitioner stops at the first axis that
+    // does not divide it).
+    for (int64_t f : setOrder) {
+      if (!inCompound[f])
+        continue;
+      int64_t taken = 1;
+      for (auto [i, axis] : llvm::enumerate(factorAxes[f])) {
+        taken *= mesh.size(axis);
+        if (rule.factorSizes[f] % taken != 0) {
+          factorAxes[f].resize(i);
+          break;
+        }
+      }
+    }
     llvm::SmallDenseSet<StringAttr, 8> used;
     for (int64_t f : setOrder) {
       if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication ||
