@@ -11,6 +11,8 @@
 #include "passes/propagation/PropagationState.h"
 
 #include "passes/partition/ReshardPlanner.h"
+#include "passes/partition/Reverse.h"
+#include "passes/partition/WindowedOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -573,7 +575,8 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
       if (dim.size() > 1)
         for (int64_t f : dim)
           inCompound[f] = true;
-  auto derive = [&](ArrayRef<int32_t> lead, bool keepReductions) {
+  auto derive = [&](ArrayRef<int32_t> lead, bool keepReductions,
+                    bool keepPermutations) {
     SmallVector<AxisList> factorAxes(numFactors);
     SmallVector<bool> set(numFactors, false), decided(numFactors, false),
         agreed(numFactors, true);
@@ -626,7 +629,8 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
     llvm::SmallDenseSet<StringAttr, 8> used;
     for (int64_t f : setOrder) {
       if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication ||
-          (!keepReductions && rule.factorKinds[f] == FactorKind::reduction))
+          (!keepReductions && rule.factorKinds[f] == FactorKind::reduction) ||
+          (!keepPermutations && rule.factorKinds[f] == FactorKind::permutation))
         factorAxes[f].clear();
       for (auto [i, axis] : llvm::enumerate(factorAxes[f]))
         if (!used.insert(axis).second) {
@@ -647,6 +651,31 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   }
   bool hasReduction =
       llvm::is_contained(rule.factorKinds, FactorKind::reduction);
+  // Only windowed ops and reverse split their permutation factors (a halo
+  // or mirror exchange); a reverse may also gather them.
+  auto reverse = dyn_cast<ReverseOp>(record.op);
+  SmallVector<bool, 2> permutationChoices{(reverse && record.carried < 0) ||
+                                          partition::isWindowedOp(record.op)};
+  if (reverse)
+    permutationChoices.push_back(false);
+  // The collective_permutes of a reverse whose input is split along a
+  // reversed dimension.
+  auto mirrorCost = [&](ArrayRef<AxisList> factorAxes, bool bytesOnly) {
+    if (!reverse || record.carried >= 0)
+      return 0.0;
+    Evaluator e(record, states, meshRef, mesh, options.costModel);
+    std::optional<ShardLayout> layout =
+        toLayout(meshRef, e.target(0, factorAxes), reverse.getType(),
+                 ReductionKind::sum);
+    if (!layout)
+      return 0.0;
+    partition::ReshardPlanner &planner = getPlanner(meshRef);
+    partition::ReshardCostModel costs = planner.getCosts();
+    if (bytesOnly)
+      costs = {1.0, 1.0, 0.0};
+    return partition::mirrorExchangeCost(reverse, *layout, planner.getMesh(),
+                                         costs);
+  };
   Evaluator weighted(record, states, meshRef, mesh, options.costModel);
   weighted.setPrice([&](const AxisSharding &from, const AxisSharding &to,
                         const ValueState &state) {
@@ -654,15 +683,19 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   });
   SmallVector<AxisList> best;
   double bestCost = std::numeric_limits<double>::infinity();
-  for (bool keepReductions : {true, false}) {
-    if (!keepReductions && !hasReduction)
-      break;
-    for (ArrayRef<int32_t> lead : leads) {
-      SmallVector<AxisList> factorAxes = derive(lead, keepReductions);
-      double cost = weighted.cost(factorAxes, /*final=*/true);
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = std::move(factorAxes);
+  for (bool keepPermutations : permutationChoices) {
+    for (bool keepReductions : {true, false}) {
+      if (!keepReductions && !hasReduction)
+        break;
+      for (ArrayRef<int32_t> lead : leads) {
+        SmallVector<AxisList> factorAxes =
+            derive(lead, keepReductions, keepPermutations);
+        double cost = weighted.cost(factorAxes, /*final=*/true) +
+                      mirrorCost(factorAxes, /*bytesOnly=*/false);
+        if (cost < bestCost) {
+          bestCost = cost;
+          best = std::move(factorAxes);
+        }
       }
     }
   }
@@ -671,7 +704,63 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
                          const ValueState &state) {
     return plannedCost(meshRef, from, to, state, bytesOnly);
   });
-  return evaluator.cost(best, /*final=*/true, done);
+  return evaluator.cost(best, /*final=*/true, done) +
+         mirrorCost(best, bytesOnly);
+}
+
+partition::ReshardPlanner &
+FunctionPropagation::getPlanner(FlatSymbolRefAttr meshRef) const {
+  auto &planner = planners[meshRef];
+  if (!planner) {
+    partition::ReshardCostModel costs;
+    costs.iciByteCost = options.costModel.iciByteCost;
+    costs.dcnByteCost = options.costModel.dcnByteCost;
+    planner = std::make_unique<partition::ReshardPlanner>(
+        xla::MeshModel::fromAttr(meshes.find(meshRef)->second->getMesh()),
+        costs);
+  }
+  return *planner;
+}
+
+std::optional<ShardLayout>
+FunctionPropagation::toLayout(FlatSymbolRefAttr meshRef, const AxisSharding &s,
+                              RankedTensorType type, ReductionKind kind) const {
+  auto found = meshes.find(meshRef);
+  if (found == meshes.end() || !found->second || !type ||
+      !type.hasStaticShape() ||
+      static_cast<int64_t>(s.dims.size()) != type.getRank())
+    return std::nullopt;
+  const MeshAxes &axes = *found->second;
+  const xla::MeshModel &model = getPlanner(meshRef).getMesh();
+  auto indexOf = [&](StringAttr a) -> std::optional<int> {
+    int64_t i = axes.index(a);
+    if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
+        model.axisSizes[i] != axes.size(a))
+      return std::nullopt;
+    return static_cast<int>(i);
+  };
+  ShardLayout layout;
+  for (auto [d, dim] : llvm::enumerate(s.dims)) {
+    auto &dimAxes = layout.dimAxes.emplace_back();
+    int64_t shards = 1;
+    for (StringAttr a : dim) {
+      std::optional<int> i = indexOf(a);
+      if (!i)
+        return std::nullopt;
+      dimAxes.push_back(*i);
+      shards *= model.axisSizes[*i];
+    }
+    layout.paddedSize.push_back(xla::paddedDimSize(type.getDimSize(d), shards));
+  }
+  for (StringAttr a : s.partial) {
+    std::optional<int> i = indexOf(a);
+    if (!i)
+      return std::nullopt;
+    layout.partialAxes.push_back(*i);
+  }
+  llvm::sort(layout.partialAxes);
+  layout.partialKind = kind;
+  return layout;
 }
 
 std::optional<double> FunctionPropagation::plannedCost(
@@ -679,64 +768,23 @@ std::optional<double> FunctionPropagation::plannedCost(
     const ValueState &state, bool bytesOnly) const {
   // The partitioner plans on whole mesh axes and global shapes; sub-axes
   // and values without a shape keep the closed-form estimate.
-  auto found = meshes.find(meshRef);
-  if (found == meshes.end() || !found->second)
-    return std::nullopt;
-  const MeshAxes &axes = *found->second;
   RankedTensorType type;
   if (state.value)
     type = dyn_cast<RankedTensorType>(state.value.getType());
   else if (state.funcResult >= 0)
     type = dyn_cast<RankedTensorType>(
         mlir::func::FuncOp(func).getResultTypes()[state.funcResult]);
-  if (!type || !type.hasStaticShape() ||
-      static_cast<int64_t>(from.dims.size()) != type.getRank() ||
-      static_cast<int64_t>(to.dims.size()) != type.getRank())
-    return std::nullopt;
-  auto &planner = planners[meshRef];
-  if (!planner) {
-    partition::ReshardCostModel costs;
-    costs.iciByteCost = options.costModel.iciByteCost;
-    costs.dcnByteCost = options.costModel.dcnByteCost;
-    planner = std::make_unique<partition::ReshardPlanner>(
-        xla::MeshModel::fromAttr(axes.getMesh()), costs);
-  }
-  const xla::MeshModel &model = planner->getMesh();
-  auto layoutOf = [&](const AxisSharding &s) -> std::optional<ShardLayout> {
-    ShardLayout layout;
-    for (auto [d, dim] : llvm::enumerate(s.dims)) {
-      auto &dimAxes = layout.dimAxes.emplace_back();
-      int64_t shards = 1;
-      for (StringAttr a : dim) {
-        int64_t i = axes.index(a);
-        if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
-            model.axisSizes[i] != axes.size(a))
-          return std::nullopt;
-        dimAxes.push_back(i);
-        shards *= model.axisSizes[i];
-      }
-      layout.paddedSize.push_back(
-          xla::paddedDimSize(type.getDimSize(d), shards));
-    }
-    for (StringAttr a : s.partial) {
-      int64_t i = axes.index(a);
-      if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
-          model.axisSizes[i] != axes.size(a))
-        return std::nullopt;
-      layout.partialAxes.push_back(i);
-    }
-    llvm::sort(layout.partialAxes);
-    layout.partialKind = state.partialKind;
-    return layout;
-  };
-  std::optional<ShardLayout> source = layoutOf(from), target = layoutOf(to);
+  std::optional<ShardLayout> source =
+      toLayout(meshRef, from, type, state.partialKind);
+  std::optional<ShardLayout> target =
+      toLayout(meshRef, to, type, state.partialKind);
   if (!source || !target)
     return std::nullopt;
   if (*source == *target)
     return 0.0;
-  const partition::ReshardPlan &plan =
-      planner->plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
-                    *source, *target);
+  const partition::ReshardPlan &plan = getPlanner(meshRef).plan(
+      type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, *source,
+      *target);
   if (!bytesOnly)
     return plan.cost;
   double bytes = 0;

@@ -186,6 +186,14 @@ private:
                                     const AxisSharding &to,
                                     const ValueState &state,
                                     bool bytesOnly) const;
+  /// The partitioner's planner for `mesh` (made on first use).
+  partition::ReshardPlanner &getPlanner(mlir::FlatSymbolRefAttr mesh) const;
+  /// `s` as the partitioner's layout of a `type` tensor; nothing for
+  /// sub-axes or a shape that is not static.
+  std::optional<xla::ShardLayout> toLayout(mlir::FlatSymbolRefAttr mesh,
+                                           const AxisSharding &s,
+                                           mlir::RankedTensorType type,
+                                           xla::ReductionKind kind) const;
   /// The partitioner's planners (and plan caches), per mesh.
   mutable llvm::DenseMap<mlir::Attribute,
                          std::unique_ptr<partition::ReshardPlanner>>
