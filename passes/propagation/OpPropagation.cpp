@@ -70,6 +70,15 @@ bool overlapsAny(ArrayRef<StringAttr> axes, StringAttr axis) {
 using ReshardPrice = std::function<std::optional<double>(
     const AxisSharding &, const AxisSharding &, const ValueState &)>;
 
+/// Whether `record` is a sum or mean reduce, through which an operand's
+/// pending sum passes to the result.
+bool passesPendingSum(const OpRecord &record) {
+  auto reduce = dyn_cast<ReduceOp>(record.op);
+  return reduce && record.carried < 0 && record.numOperands == 1 &&
+         (reduce.getKind() == ReduceKind::sum ||
+          reduce.getKind() == ReduceKind::mean);
+}
+
 /// Evaluates configurations of one op: what each tensor must be resharded
 /// from and to if the factors are sharded as proposed.
 class Evaluator {
@@ -148,6 +157,18 @@ private:
   double finalCost(ArrayRef<AxisList> factorAxes, ReshardsDone *done) const {
     double total = 0;
     AxisList pending = reductionAxes(factorAxes);
+    // Pending axes of the operand a sum reduce passes to its result: the
+    // operand keeps them, the local result has them.
+    AxisList passed;
+    if (passesPendingSum(record)) {
+      const ValueState &in = states[record.tensors[0]];
+      const ValueState &out = states[record.tensors[1]];
+      if (in.partialKind == ReductionKind::sum)
+        for (StringAttr axis : in.partial)
+          if (llvm::is_contained(out.partial, axis) &&
+              !llvm::is_contained(pending, axis))
+            passed.push_back(axis);
+    }
     for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
       const ValueState &state = states[record.tensors[k]];
       if (state.mesh != meshRef)
@@ -155,6 +176,7 @@ private:
       AxisSharding want = target(k, factorAxes);
       AxisSharding have = state.toAxisSharding();
       if (k < record.numOperands) {
+        want.partial = passed;
         // The partitioner reshards a value to a layout once and reuses it
         // (an FSDP weight gathered for the forward serves the backward).
         if (done && !(have == want) &&
@@ -164,6 +186,7 @@ private:
         continue;
       }
       want.partial = pending;
+      llvm::append_range(want.partial, passed);
       total += finalPrice(want, have, state);
     }
     return total;
@@ -506,6 +529,24 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
                                rootOf(choice.source[pendingFactor])};
         grew = true;
       }
+    }
+    // A sum or mean reduce of a pending sum is the pending sum of its
+    // reduction: the pending axes pass through and are reduced on the
+    // smaller result (the partitioner's PartialPolicy does the same).
+    if (isResult && passesPendingSum(record) && !state.user &&
+        !state.isFuncResult && !state.carried &&
+        (state.partial.empty() || state.partialKind == ReductionKind::sum)) {
+      const ValueState &in = states[record.tensors[0]];
+      if (in.mesh == meshRef && in.partialKind == ReductionKind::sum)
+        for (StringAttr axis : in.partial) {
+          if (overlapsAny(used, axis))
+            continue;
+          used.push_back(axis);
+          state.partial.push_back(axis);
+          state.partialKind = ReductionKind::sum;
+          state.partialOrigin = in.partialOrigin;
+          grew = true;
+        }
     }
     if (!grew)
       continue;
