@@ -186,6 +186,9 @@ private:
                                     const AxisSharding &to,
                                     const ValueState &state,
                                     bool bytesOnly) const;
+  /// The state holding what a boundary use (a returned value, a
+  /// mark_sharding's or manual computation's operand) must become.
+  std::optional<int32_t> boundaryTarget(mlir::OpOperand &use) const;
   /// The partitioner's planner for `mesh` (made on first use).
   partition::ReshardPlanner &getPlanner(mlir::FlatSymbolRefAttr mesh) const;
   /// `s` as the partitioner's layout of a `type` tensor; nothing for

@@ -5,9 +5,11 @@
 // manual computation's in_shardings) is
 // resharded there, however large it has grown. When that value comes from
 // a chain of ops that only copy or broadcast data (broadcast_in_dim,
-// reshape, transpose, convert, unary elementwise), each single-use, the
-// same reshard can be done at any link of the chain, on the tensor as it is
-// there, with the target sharding carried back through the ops' rules.
+// reshape, transpose, convert, unary elementwise), each used only by the
+// chain or by boundaries that want the same sharding, the same reshard can
+// be done at any link of the chain, on the tensor as it is there, with the
+// target sharding carried back through the ops' rules (once for all those
+// boundaries).
 // This step prices every link with the reshard cost propagation uses and
 // moves the reshard to the cheapest one: the shardings downstream of it
 // become the target's (e.g. gather a 128-byte vector before broadcasting
@@ -68,6 +70,26 @@ std::optional<AxisSharding> projectToOperand(const OpShardingRule &rule,
 
 } // namespace
 
+std::optional<int32_t>
+FunctionPropagation::boundaryTarget(OpOperand &use) const {
+  Operation *user = use.getOwner();
+  unsigned i = use.getOperandNumber();
+  if (isa<func::ReturnOp>(user) && user->getParentOp() == func &&
+      i < resultStates.size())
+    return resultStates[i];
+  if (auto mark = dyn_cast<MarkShardingOp>(user)) {
+    auto it = stateOf.find(mark.getResult());
+    if (it != stateOf.end())
+      return it->second;
+  }
+  if (isa<ManualComputationOp>(user)) {
+    auto it = manualInputStates.find(user);
+    if (it != manualInputStates.end() && i < it->second.size())
+      return it->second[i];
+  }
+  return std::nullopt;
+}
+
 void FunctionPropagation::placeReshards() {
   const CostModel &model = options.costModel;
   for (const OpRecord &boundary : records) {
@@ -95,17 +117,39 @@ void FunctionPropagation::placeReshards() {
       double cost;
     };
     SmallVector<Link> chain;
+    // Whether every use of the link's value other than `chainUser` is a
+    // boundary that wants the link's target: then resharding above it
+    // serves them all at once.
+    auto onlyWantedAs = [&](const Link &link, Operation *chainUser) {
+      for (OpOperand &use : states[link.state].value.getUses()) {
+        Operation *user = use.getOwner();
+        if (user == chainUser)
+          continue;
+        std::optional<int32_t> wanted = boundaryTarget(use);
+        if (!wanted || states[*wanted].mesh != target.mesh ||
+            !(states[*wanted].toAxisSharding() == link.target))
+          return false;
+      }
+      return true;
+    };
+    // Priced by the partitioner's planner, as the whole plan is.
     auto costAt = [&](int32_t s, const AxisSharding &to) {
-      return reshardCost(states[s].toAxisSharding(), to, states[s].bytes, *mesh,
-                         model);
+      AxisSharding from = states[s].toAxisSharding();
+      if (std::optional<double> cost =
+              plannedCost(target.mesh, from, to, states[s],
+                          /*bytesOnly=*/false))
+        return *cost;
+      return reshardCost(from, to, states[s].bytes, *mesh, model);
     };
     chain.push_back({in, want, costAt(in, want)});
+    Operation *chainUser = nullptr;
     while (true) {
       const Link &last = chain.back();
       Value value = states[last.state].value;
       Operation *op = value ? value.getDefiningOp() : nullptr;
-      if (!op || !value.hasOneUse() || !movesDataOnly(op))
+      if (!op || !movesDataOnly(op) || !onlyWantedAs(last, chainUser))
         break;
+      chainUser = op;
       const OpShardingRule *rule = rules.lookup(op);
       if (!rule)
         break;
