@@ -64,7 +64,7 @@ func.func @shared_link(%x: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [
 // CHECK-LABEL: func.func @fanout
 // CHECK: xla.broadcast_in_dim {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}, {"a"}]>}
 // CHECK: xla.broadcast_in_dim {{.*}} {xla.sharding = #xla.sharding<@mesh, [{}, {"a"}, {}]>}
-// EXPLAIN: reshard for func.return at {{.*}}reshard-placement.mlir:[[#@LINE+9]]:3 moved to %arg0: cost 320 instead of 4352
+// EXPLAIN: reshard for func.return at {{.*}}reshard-placement.mlir:[[#@LINE+8]]:3 moved to %arg0: cost 320 instead of 4352
 // BYTES: @fanout: 1 collective, sends 64 B per device
 // BYTES-NEXT: all_gather mesh_axes {{\[}}"a"] (group 2) ici in 64 B sends 64 B
 func.func @fanout(%x: tensor<32xf32> {xla.sharding = #xla.sharding<@mesh, [{"a"}]>})
