@@ -14,7 +14,10 @@
 //   axis added to a dimension         all-slice        free
 //
 // It is an estimate of volume, not time: the simulator (runtime/) models
-// time. docs/propagation.md discusses the choice.
+// time. docs/propagation.md discusses the choice. It prices conflicts while
+// propagation decides; the final plan is priced with the partitioner's
+// ReshardPlanner (FunctionPropagation::recordCost), and this closed form is
+// only its fallback (sub-axes, dynamic shapes).
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,7 +10,7 @@
 // be done at any link of the chain, on the tensor as it is there, with the
 // target sharding carried back through the ops' rules (once for all those
 // boundaries).
-// This step prices every link with the reshard cost propagation uses and
+// This step prices every link with the partitioner's reshard planner and
 // moves the reshard to the cheapest one: the shardings downstream of it
 // become the target's (e.g. gather a 128-byte vector before broadcasting
 // it to 16 KiB instead of all-to-all'ing the 16 KiB result).
