@@ -169,9 +169,18 @@ private:
               !llvm::is_contained(pending, axis))
             passed.push_back(axis);
     }
+    // A returned or marked value becomes what the result or mark says,
+    // pending axes included (a user-written partial result keeps them).
+    if (isa<func::ReturnOp, MarkShardingOp>(record.op) &&
+        record.tensors.size() == 2)
+      for (StringAttr axis : states[record.tensors[1]].partial)
+        if (!llvm::is_contained(passed, axis))
+          passed.push_back(axis);
     for (int32_t k = 0, e = record.tensors.size(); k < e; ++k) {
       const ValueState &state = states[record.tensors[k]];
-      if (state.mesh != meshRef)
+      // A value no sharding reached is replicated (the partitioner treats
+      // it so).
+      if (state.mesh && state.mesh != meshRef)
         continue;
       AxisSharding want = target(k, factorAxes);
       AxisSharding have = state.toAxisSharding();
@@ -685,7 +694,10 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   for (int32_t k = numOps; k < numTensors; ++k)
     results.push_back(k);
   SmallVector<SmallVector<int32_t>> leads{results};
-  for (int32_t k = 0; k < numOps; ++k) {
+  // A returned or marked value is resharded to exactly what the result or
+  // mark says; other ops try each operand first too.
+  bool boundary = isa<func::ReturnOp, MarkShardingOp>(record.op);
+  for (int32_t k = 0; k < numOps && !boundary; ++k) {
     SmallVector<int32_t> lead{k};
     llvm::append_range(lead, results);
     leads.push_back(lead);
@@ -801,6 +813,16 @@ FunctionPropagation::toLayout(FlatSymbolRefAttr meshRef, const AxisSharding &s,
   }
   llvm::sort(layout.partialAxes);
   layout.partialKind = kind;
+  // An axis may split one dimension or be pending, not both: such a
+  // candidate is no layout the planner knows.
+  SmallVector<bool> seen(model.axisSizes.size(), false);
+  for (ArrayRef<int> dimAxes : layout.dimAxes)
+    for (int a : dimAxes)
+      if (std::exchange(seen[a], true))
+        return std::nullopt;
+  for (int a : layout.partialAxes)
+    if (std::exchange(seen[a], true))
+      return std::nullopt;
   return layout;
 }
 
