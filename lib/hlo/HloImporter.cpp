@@ -563,6 +563,11 @@ std::string ComputationImporter::getBinaryReducer(const Computation &comp) {
   StringRef p0 = params[0]->name, p1 = params[1]->name;
   if (!((a == p0 && b == p1) || (a == p1 && b == p0)))
     return "";
+  // The dialect's max and min order integers as signed; an unsigned one
+  // stays a computation (imported with the unsigned order).
+  if ((root.opcode == "maximum" || root.opcode == "minimum") &&
+      root.shape.elementType.front() == 'u')
+    return "";
   return root.opcode;
 }
 

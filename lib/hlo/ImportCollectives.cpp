@@ -79,6 +79,12 @@ FailureOr<xla::ReductionKind> getReductionKind(ComputationImporter &ci,
   const Computation *body = ci.getModule().lookupComputation(inst, "to_apply");
   if (!body)
     return failure();
+  const Instruction &root = body->getRoot();
+  if ((root.opcode == "maximum" || root.opcode == "minimum") &&
+      !root.shape.isTuple && root.shape.elementType.front() == 'u')
+    return ci.unsupported(inst, "an unsigned " + root.opcode +
+                                    " reduction (the dialect's collectives "
+                                    "order integers as signed)");
   std::string op = ComputationImporter::getBinaryReducer(*body);
   if (op == "add")
     return xla::ReductionKind::sum;
