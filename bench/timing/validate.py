@@ -17,9 +17,14 @@ exposed weight gathers and, at the end, the gradient collectives (over DCN
 too) that the last backward layer cannot hide. MFU = the step's model FLOPs
 per device (6 x parameters x tokens + 12 x seq x attention width x tokens
 per layer, PaLM's appendix B, no recompute) / (step time x the chip's bf16
-peak). L is the parameter count over the per-layer parameters (embeddings
-are about 2% of them): 32 for MaxText 32B and 16B, 118 for PaLM 540B. Embeddings, the loss, the optimizer (Adam in the
+peak). L is the published depth: MaxText's from global_parameter_scale or
+the run script (maxtext_shape), 118 for PaLM 540B (parameters over
+per-layer parameters). Embeddings, the loss, the optimizer (Adam in the
 measured runs, SGD here) and the input pipeline are left out.
+
+MaxText rows take their shapes and run settings (per_device_batch_size,
+ici_tensor_parallelism, remat_policy, slices) from the public scripts under
+AI-Hypercomputer/maxtext MaxText/configs/, named in each row's note.
 
 Measurements of the notes that the simulator cannot reproduce (no preset
 for the chip, or model shapes the notes do not give) are listed with the
@@ -179,6 +184,20 @@ def maxtext_shape(scale, emb=2048, heads=16, mlp=7168, layers=16, head_dim=128):
 # not modelled); "full" recomputes the layer's forward.
 MAXTEXT_REMAT = {"minimal": "none", "minimal_offloaded": "none", "full": "full"}
 
+# What the model leaves out, per kind of row (docs/simulator.md 12).
+FORWARD_TENSOR_AR = (
+    "not modelled: the forward's and the recomputed forward's tensor all-reduces (4 per layer, 1.07 GB each at "
+    "512B: 12.6 ms, ~12% of the layer) stay on the critical path; the script's XLA flags "
+    "(xla_tpu_enable_async_collective_fusion*) overlap them with the matmuls (collective matmul)")
+V5E_HBM_ATTENTION = ("not modelled: flash attention (the scores go through HBM, ~15% of a v5e layer) and any "
+                     "slice-count effect beyond the gradients' DCN all-reduce (hidden under the backward)")
+V5E_128B = ("not modelled: the host offload of remat minimal_offloaded (PCIe copies, shared with the DCN traffic) and "
+            "DCN congestion or stragglers: the ~1 GB per chip of gradient all-reduce hides under a ~14 s step, so the "
+            "prediction is flat while the measurement falls from 56% to 46% over 32 slices")
+V4_52B_SLICES = ("the model predicts no loss from 1 to 2 slices; the older README's drop is not a stable property: "
+                 "configs/v4/README.md reports 56.0% -> 58.9% for 1 -> 2 slices, higher 'because of choices made by "
+                 "the compiler'")
+
 # Slice shapes (docs/topology.md 1): chips -> torus.
 V5P_SHAPE = {64: "4x4x4", 128: "4x4x8", 256: "4x8x8", 512: "8x8x8", 1024: "8x8x16", 2048: "8x16x16"}
 
@@ -208,8 +227,11 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
                desc + (f"; {note}" if note else ""), L, full_depth=full_depth)
 
 
-NO_V2 = "no TPU v2 preset (the notes give no v2 chip figures)"
-NO_V3 = "no TPU v3 preset (GSPMD-era chip)"
+NO_V2 = ("no TPU v2 preset: neither the notes nor the Google Cloud pages searched give v2 chip figures (peak, HBM, "
+         "topology); SB-prof's 1.2e11 B/s per link is the only one")
+NO_V3 = ("no TPU v3 preset yet: the chip figures are public (GC-v3 in the notes: 123 TFLOP/s bf16, 32 GiB at 900 GB/s, "
+         "2D torus; SB: 1e11 B/s per link), but a v3 device is a TensorCore (2 per chip sharing its links), v3 slice "
+         "wraparound is not in the notes, and lingvo's step (Adafactor, GSPMD's 2D sharding) is not generated")
 NO_1160B = ("no public config: the only v5p script at these sizes, configs/v5p/v5p-12288.sh (global_parameter_scale "
             "512, base_emb_dim 6144, tensor 16), describes a ~1.5T-parameter model, not 1160B; none for v5p-7680")
 NOT_SIMULATED = (
@@ -283,7 +305,8 @@ def main():
                 ("MaxText 1024B v5p-2048", 64.05, 1024, m1024, 2, "full", "1024b"),
                 ("MaxText 1024B v5p-4096", 64.80, 2048, m1024, 2, "full", "1024b")):
             maxtext_case(a.xla_run, workdir, rows, name, v5p_src, measured, "v5p", V5P_SHAPE[chips], chips, 1,
-                         model, batch, 4 if model is m64 else 8, remat, f"configs/v5p/{script}.sh")
+                         model, batch, 4 if model is m64 else 8, remat, f"configs/v5p/{script}.sh",
+                         note=FORWARD_TENSOR_AR if remat == "full" else "")
 
         # v5e-256 slices, data parallel over N slices (configs/v5e/*.sh).
         m16 = maxtext_shape(16)
@@ -296,7 +319,8 @@ def main():
                 name = (f"MaxText 16B, {slices}x v5e-256 ({256 * slices} chips)" if size == "16B"
                         else f"MaxText {size}, {slices}x v5e-256")
                 maxtext_case(a.xla_run, workdir, rows, name, v5e_src, measured, "v5e", "16x16", 256, slices, model,
-                             batch, tensor, remat, f"configs/v5e/{size.lower()}.sh")
+                             batch, tensor, remat, f"configs/v5e/{size.lower()}.sh",
+                             note=V5E_128B if size == "128B" else V5E_HBM_ATTENTION if tensor == 1 else "")
         for slices, measured in ((2, 59.37), (32, 54.65)):
             maxtext_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
                          v5e_src, measured, "v5e", "16x16", 256, slices, m16, 6, 1, "full", "configs/v5e/16b.sh",
@@ -317,7 +341,8 @@ def main():
                 ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384"),
                 ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
             maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
-                         "full", f"configs/{script}.sh", gated=False)
+                         "full", f"configs/{script}.sh", gated=False,
+                         note=V4_52B_SLICES if model is m52 and slices > 1 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
         # a pod, 2-way data parallel over DCN; d 18432, 48 heads x 256,
