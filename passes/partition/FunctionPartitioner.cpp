@@ -107,10 +107,11 @@ ArrayRef<int64_t> shapeOf(Value v) {
 class Partitioner : public RegionPartitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
-              PartitionStats &stats)
+              const PartitionOptions &options, PartitionStats &stats)
       : func(func), meshName(FlatSymbolRefAttr::get(meshOp.getSymNameAttr())),
-        mesh(planner.getMesh()), planner(planner), stats(stats),
-        builder(func.getContext()), local(builder, mesh, meshName) {}
+        mesh(planner.getMesh()), planner(planner), options(options),
+        stats(stats), builder(func.getContext()),
+        local(builder, mesh, meshName) {}
 
   LogicalResult run();
 
@@ -146,6 +147,8 @@ private:
     FactorAssignment assignment;
     /// Dimensions of the windowed operands that get a halo exchange.
     SmallVector<std::pair<int64_t, Window>> windows;
+    /// Split windowed dimensions gathered instead, and why.
+    SmallVector<std::pair<int64_t, StringRef>> gatheredWindows;
     double cost = std::numeric_limits<double>::infinity();
   };
   /// The cheapest assignment of `rule`'s factors for `op`.
@@ -168,16 +171,22 @@ private:
                          SmallVectorImpl<int64_t> &blocked);
   /// Dimensions of operand 0 of a windowed op whose permutation factor is
   /// sharded, with their windows; adds factors whose window is too wide for
-  /// a halo exchange to `blocked`.
+  /// a halo exchange (or all, with halo=never) to `blocked`, and their
+  /// dimensions to `gathered`.
   SmallVector<std::pair<int64_t, Window>>
   windowedDims(Operation *op, const OpShardingRule &rule,
                const FactorAssignment &assignment,
-               SmallVectorImpl<int64_t> &blocked);
+               SmallVectorImpl<int64_t> &blocked,
+               SmallVectorImpl<std::pair<int64_t, StringRef>> &gathered);
+  /// What the halo exchanges of `windows` cost.
+  double haloCost(Operation *op, const FactorAssignment &assignment,
+                  ArrayRef<std::pair<int64_t, Window>> windows);
 
   func::FuncOp func;
   FlatSymbolRefAttr meshName;
   const MeshModel &mesh;
   ReshardPlanner &planner;
+  const PartitionOptions &options;
   PartitionStats &stats;
   OpBuilder builder;
   LocalBuilder local;
@@ -374,9 +383,10 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
   // than all-reducing the product). Keep the one whose reshards (operands
   // in, result out to its target) cost least; ties keep the earlier
   // candidate, so results-first with kept splits wins when nothing is
-  // gained. A reverse may also gather its split reversed dimensions instead
-  // of permuting mirror blocks (passes/partition/Reverse.h); the permutes
-  // count in its cost.
+  // gained. Windowed ops and reverse may also gather their split windowed
+  // (reversed) dimensions instead of exchanging halos (permuting mirror
+  // blocks, passes/partition/Reverse.h); the permutes count in the cost.
+  // halo=always or halo=never leaves one of the two.
   int64_t numOperands = op->getNumOperands();
   SmallVector<SmallVector<int64_t>> orders{{}};
   for (int64_t first = 0; first < numOperands; ++first) {
@@ -391,9 +401,13 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     bool splitReductions;
     bool shardPermutations;
   };
-  SmallVector<bool, 2> permutationChoices{isWindowedOp(op) ||
-                                          isa<ReverseOp>(op)};
-  if (isa<ReverseOp>(op))
+  bool exchanges = isWindowedOp(op) || isa<ReverseOp>(op);
+  SmallVector<bool, 2> permutationChoices{exchanges};
+  // halo=never still lets windows that stay inside shards (a
+  // select_and_scatter's) keep their split: windowedDims blocks the halos.
+  if (exchanges && options.halo == HaloMode::never && isa<ReverseOp>(op))
+    permutationChoices = {false};
+  if (exchanges && options.halo == HaloMode::automatic)
     permutationChoices.push_back(false);
   SmallVector<Candidate> candidates;
   for (bool shardPermutations : permutationChoices) {
@@ -416,12 +430,13 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     options.offerOrder = order;
     FactorAssignment candidate;
     SmallVector<std::pair<int64_t, Window>> candidateWindows;
+    SmallVector<std::pair<int64_t, StringRef>> gathered;
     while (true) {
       candidate = assignFactors(rule, mesh, current, operandShapes, targets,
                                 resultShapes, options);
       size_t blocked = options.blockedFactors.size();
       candidateWindows =
-          windowedDims(op, rule, candidate, options.blockedFactors);
+          windowedDims(op, rule, candidate, options.blockedFactors, gathered);
       blockUnevenGroups(op, rule, candidate, options.blockedFactors);
       if (options.blockedFactors.size() == blocked)
         break;
@@ -436,10 +451,12 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     if (auto reverse = dyn_cast<ReverseOp>(op))
       cost += mirrorExchangeCost(reverse, candidate.operands[0], mesh,
                                  planner.getCosts());
+    cost += haloCost(op, candidate, candidateWindows);
     if (cost < best.cost) {
       best.cost = cost;
       best.assignment = std::move(candidate);
       best.windows = std::move(candidateWindows);
+      best.gatheredWindows = std::move(gathered);
     }
     // Costs are never negative and ties keep the earlier candidate, so no
     // later one can replace a free assignment (most ops need no reshard).
@@ -453,6 +470,10 @@ LogicalResult Partitioner::buildRuleOp(Operation *op,
                                        const OpShardingRule &rule,
                                        const RuleChoice &choice) {
   const FactorAssignment &assignment = choice.assignment;
+  if (options.halo == HaloMode::always)
+    for (auto [dim, why] : choice.gatheredWindows)
+      op->emitRemark() << "halo=always: dimension " << dim
+                       << " is gathered: " << why;
   SmallVector<ArrayRef<int64_t>> operandShapes;
   for (Value operand : op->getOperands())
     operandShapes.push_back(shapeOf(operand));
@@ -581,10 +602,10 @@ void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
     blocked.push_back(groupFactor);
 }
 
-SmallVector<std::pair<int64_t, Window>>
-Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
-                          const FactorAssignment &assignment,
-                          SmallVectorImpl<int64_t> &blocked) {
+SmallVector<std::pair<int64_t, Window>> Partitioner::windowedDims(
+    Operation *op, const OpShardingRule &rule,
+    const FactorAssignment &assignment, SmallVectorImpl<int64_t> &blocked,
+    SmallVectorImpl<std::pair<int64_t, StringRef>> &gathered) {
   SmallVector<std::pair<int64_t, Window>> windows;
   if (!isWindowedOp(op))
     return windows;
@@ -594,20 +615,42 @@ Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
         assignment.factorAxes[factors[0]].empty())
       continue;
     SplitWindow split = planSplitWindow(op, d, assignment, mesh);
-    if (split.kind == SplitWindow::gather)
+    if (split.kind == SplitWindow::halo && options.halo == HaloMode::never)
+      split = {SplitWindow::gather, {}, "halo=never"};
+    if (split.kind == SplitWindow::gather) {
       blocked.push_back(factors[0]);
-    else if (split.kind == SplitWindow::halo)
+      gathered.push_back({static_cast<int64_t>(d), split.reason});
+    } else if (split.kind == SplitWindow::halo) {
       windows.push_back({static_cast<int64_t>(d), split.window});
+    }
   }
   return windows;
+}
+
+double Partitioner::haloCost(Operation *op, const FactorAssignment &assignment,
+                             ArrayRef<std::pair<int64_t, Window>> windows) {
+  double cost = 0;
+  for (auto [dim, window] : windows)
+    for (unsigned i : windowedOperands(op)) {
+      const ShardLayout &layout = assignment.operands[i];
+      auto type = cast<RankedTensorType>(op->getOperand(i).getType());
+      double bytes = static_cast<double>(layout.localElements(mesh)) *
+                     ((type.getElementTypeBitWidth() + 7) / 8);
+      cost += haloExchangeCost(
+          window, layout.numShards(mesh, dim), layout.localShape(mesh)[dim],
+          bytes, planner.getCosts().byteCost(mesh.linkOf(layout.dimAxes[dim])),
+          planner.getCosts());
+    }
+  return cost;
 }
 
 } // namespace
 
 LogicalResult partitionFunction(func::FuncOp func, MeshOp mesh,
                                 ReshardPlanner &planner,
+                                const PartitionOptions &options,
                                 PartitionStats &stats) {
-  return Partitioner(func, mesh, planner, stats).run();
+  return Partitioner(func, mesh, planner, options, stats).run();
 }
 
 } // namespace xspmd::partition
