@@ -3,6 +3,7 @@
 #include "passes/partition/FunctionPartitioner.h"
 
 #include "passes/common/FunctionAttrs.h"
+#include "passes/partition/Concatenate.h"
 #include "passes/partition/ControlFlow.h"
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
@@ -149,6 +150,8 @@ private:
     SmallVector<std::pair<int64_t, Window>> windows;
     /// Split windowed dimensions gathered instead, and why.
     SmallVector<std::pair<int64_t, StringRef>> gatheredWindows;
+    /// A concatenate along a split dimension: each operand's exchange.
+    std::optional<ConcatExchange> concat;
     double cost = std::numeric_limits<double>::infinity();
   };
   /// The cheapest assignment of `rule`'s factors for `op`.
@@ -401,11 +404,12 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     bool splitReductions;
     bool shardPermutations;
   };
-  bool exchanges = isWindowedOp(op) || isa<ReverseOp>(op);
+  bool exchanges = isWindowedOp(op) || isa<ReverseOp, ConcatenateOp>(op);
   SmallVector<bool, 2> permutationChoices{exchanges};
   // halo=never still lets windows that stay inside shards (a
   // select_and_scatter's) keep their split: windowedDims blocks the halos.
-  if (exchanges && options.halo == HaloMode::never && isa<ReverseOp>(op))
+  if (exchanges && options.halo == HaloMode::never &&
+      isa<ReverseOp, ConcatenateOp>(op))
     permutationChoices = {false};
   if (exchanges && options.halo == HaloMode::automatic)
     permutationChoices.push_back(false);
@@ -446,8 +450,21 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     double cost = 0;
     for (auto [i, result] : llvm::enumerate(op->getResults()))
       cost += reshardCost(result, candidate.results[i], targets[i]);
+    // A concatenate along a split dimension prices each operand's halo
+    // exchange (and its reshard) against gathering it.
+    std::optional<ConcatExchange> concat;
+    if (auto concatOp = dyn_cast<ConcatenateOp>(op);
+        concatOp && !candidate.results[0].dimAxes[concatOp.getDim()].empty())
+      concat = planConcatExchange(
+          concatOp, candidate, mesh, planner.getCosts(), this->options.halo,
+          [&](unsigned i, const ShardLayout &layout) {
+            return reshardCost(op->getOperand(i), current[i], layout);
+          });
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-      cost += reshardCost(operand, current[i], candidate.operands[i]);
+      if (!concat)
+        cost += reshardCost(operand, current[i], candidate.operands[i]);
+    if (concat)
+      cost += concat->cost;
     if (auto reverse = dyn_cast<ReverseOp>(op))
       cost += mirrorExchangeCost(reverse, candidate.operands[0], mesh,
                                  planner.getCosts());
@@ -457,6 +474,7 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
       best.assignment = std::move(candidate);
       best.windows = std::move(candidateWindows);
       best.gatheredWindows = std::move(gathered);
+      best.concat = std::move(concat);
     }
     // Costs are never negative and ties keep the earlier candidate, so no
     // later one can replace a free assignment (most ops need no reshard).
@@ -474,6 +492,28 @@ LogicalResult Partitioner::buildRuleOp(Operation *op,
     for (auto [dim, why] : choice.gatheredWindows)
       op->emitRemark() << "halo=always: dimension " << dim
                        << " is gathered: " << why;
+  if (auto concat = dyn_cast<ConcatenateOp>(op); concat && choice.concat) {
+    int64_t dim = concat.getDim();
+    SmallVector<Value> operands;
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      const ConcatExchange::Source &source = choice.concat->sources[i];
+      if (options.halo == HaloMode::always && source.haloDoesNotFit)
+        op->emitRemark() << "halo=always: operand " << i
+                         << " is gathered: a device needs rows beyond its "
+                            "neighbours' blocks";
+      operands.push_back(getAs(operand,
+                               source.gather
+                                   ? gatheredAlong(assignment.operands[i], dim,
+                                                   shapeOf(operand)[dim])
+                                   : assignment.operands[i],
+                               op->getLoc()));
+    }
+    placed[op->getResult(0)] = {buildLocalConcat(local, concat, operands,
+                                                 assignment, *choice.concat,
+                                                 mesh),
+                                assignment.results[0]};
+    return success();
+  }
   SmallVector<ArrayRef<int64_t>> operandShapes;
   for (Value operand : op->getOperands())
     operandShapes.push_back(shapeOf(operand));
