@@ -13,6 +13,7 @@
 #include "passes/partition/LocalOps.h"
 #include "passes/partition/ManualComputation.h"
 #include "passes/partition/ReduceRegion.h"
+#include "passes/partition/ReshapeRelayout.h"
 #include "passes/partition/ReshardBuilder.h"
 #include "passes/partition/Reverse.h"
 #include "passes/partition/WindowedOps.h"
@@ -157,8 +158,16 @@ private:
   /// The cheapest assignment of `rule`'s factors for `op`.
   RuleChoice chooseAssignment(Operation *op, const OpShardingRule &rule);
   LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule) {
-    return buildRuleOp(op, rule, chooseAssignment(op, rule));
+    RuleChoice choice = chooseAssignment(op, rule);
+    if (auto reshape = dyn_cast<ReshapeOp>(op))
+      if (succeeded(partitionFlatRelayout(reshape, choice.cost)))
+        return success();
+    return buildRuleOp(op, rule, choice);
   }
+  /// A reshape between contiguous splits by a halo exchange on the flattened
+  /// blocks (passes/partition/ReshapeRelayout.h), when it costs less than
+  /// `ruleCost` (or halo=always); fails, building nothing, otherwise.
+  LogicalResult partitionFlatRelayout(ReshapeOp op, double ruleCost);
   /// Builds the local op of `choice`, resharding operands to it.
   LogicalResult buildRuleOp(Operation *op, const OpShardingRule &rule,
                             const RuleChoice &choice);
@@ -619,6 +628,22 @@ LogicalResult Partitioner::partitionGeneralReduce(ReduceRegionOp op,
       buildTwoStageReduce(local, op, operands, assignment, mesh, meshName);
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     placed[result] = {results[i], combined[i]};
+  return success();
+}
+
+LogicalResult Partitioner::partitionFlatRelayout(ReshapeOp op,
+                                                 double ruleCost) {
+  if (options.halo == HaloMode::never)
+    return failure();
+  const Placed &input = placed.at(op.getOperand());
+  ShardLayout target =
+      layoutOf(getResultShardingAttr(op, 0), op.getType().getShape());
+  std::optional<FlatRelayout> plan =
+      planFlatRelayout(op, input.layout, target, mesh, planner.getCosts());
+  if (!plan || (options.halo == HaloMode::automatic && plan->cost >= ruleCost))
+    return failure();
+  placed[op.getResult()] = {
+      buildFlatRelayout(local, op, input.local, *plan, target, mesh), target};
   return success();
 }
 
