@@ -5,6 +5,7 @@
 #include "passes/common/FunctionAttrs.h"
 #include "passes/partition/Concatenate.h"
 #include "passes/partition/ControlFlow.h"
+#include "passes/partition/DynamicSlice.h"
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
@@ -162,8 +163,15 @@ private:
     if (auto reshape = dyn_cast<ReshapeOp>(op))
       if (succeeded(partitionFlatRelayout(reshape, choice.cost)))
         return success();
+    if (auto slice = dyn_cast<DynamicSliceOp>(op))
+      if (succeeded(partitionMaskedDynamicSlice(slice, choice.cost)))
+        return success();
     return buildRuleOp(op, rule, choice);
   }
+  /// A dynamic_slice over split offset dimensions by a masked local slice,
+  /// a pending sum (passes/partition/DynamicSlice.h), when its reduction
+  /// costs less than `ruleCost`; fails, building nothing, otherwise.
+  LogicalResult partitionMaskedDynamicSlice(DynamicSliceOp op, double ruleCost);
   /// A reshape between contiguous splits by a halo exchange on the flattened
   /// blocks (passes/partition/ReshapeRelayout.h), when it costs less than
   /// `ruleCost` (or halo=always); fails, building nothing, otherwise.
@@ -644,6 +652,26 @@ LogicalResult Partitioner::partitionFlatRelayout(ReshapeOp op,
     return failure();
   placed[op.getResult()] = {
       buildFlatRelayout(local, op, input.local, *plan, target, mesh), target};
+  return success();
+}
+
+LogicalResult Partitioner::partitionMaskedDynamicSlice(DynamicSliceOp op,
+                                                       double ruleCost) {
+  const Placed &input = placed.at(op.getInput());
+  std::optional<ShardLayout> layout = maskedSliceLayout(op, input.layout, mesh);
+  if (!layout)
+    return failure();
+  ShardLayout target =
+      layoutOf(getResultShardingAttr(op, 0), op.getType().getShape());
+  if (reshardCost(op.getResult(), *layout, target) >= ruleCost)
+    return failure();
+  SmallVector<Value> offsets;
+  for (Value offset : op.getOffsets())
+    offsets.push_back(getAs(offset, ShardLayout::replicated({}), op.getLoc()));
+  placed[op.getResult()] = {buildMaskedDynamicSlice(local, op, input.local,
+                                                    offsets, input.layout,
+                                                    mesh),
+                            *layout};
   return success();
 }
 
