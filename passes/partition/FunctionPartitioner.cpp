@@ -104,10 +104,6 @@ PartialPolicy partialPolicyOf(Operation *op) {
       .Default([](Operation *) { return PartialPolicy::none; });
 }
 
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-
 /// Charges every collective the partitioner inserts to the op being
 /// partitioned (the innermost, for ops in regions).
 class TrafficListener : public OpBuilder::Listener {
@@ -147,8 +143,7 @@ public:
       : func(func), meshName(FlatSymbolRefAttr::get(meshOp.getSymNameAttr())),
         mesh(planner.getMesh()), planner(planner), options(options),
         stats(stats), traffic(meshOp.getMesh(), stats),
-        builder(func.getContext(), &traffic),
-        local(builder, mesh, meshName) {}
+        builder(func.getContext(), &traffic), local(builder, mesh, meshName) {}
 
   LogicalResult run();
 
