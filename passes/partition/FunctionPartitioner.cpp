@@ -11,6 +11,7 @@
 #include "passes/partition/LocalBuilder.h"
 #include "passes/partition/LocalOps.h"
 #include "passes/partition/ManualComputation.h"
+#include "passes/partition/Maximal.h"
 #include "passes/partition/ReduceRegion.h"
 #include "passes/partition/ReshardBuilder.h"
 #include "passes/partition/Reverse.h"
@@ -31,10 +32,19 @@ namespace xspmd::partition {
 FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
   FlatSymbolRefAttr name;
   Operation *firstUser = nullptr;
+  bool anyMaximal = false;
+  SymbolTableCollection symbols;
   auto note = [&](Attribute attr, Operation *user) -> LogicalResult {
     auto sharding = dyn_cast_if_present<ShardingAttr>(attr);
     if (!sharding)
       return success();
+    // Maximal meshes name one device of the function's mesh: values on them
+    // are placed there (passes/partition/Maximal.h), not a second mesh.
+    if (MeshOp meshOp = lookupMesh(func, sharding.getMesh(), &symbols);
+        meshOp && meshOp.getMesh().isMaximal()) {
+      anyMaximal = true;
+      return success();
+    }
     if (!name) {
       name = sharding.getMesh();
       firstUser = user;
@@ -70,7 +80,7 @@ FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
   if (walk.wasInterrupted())
     return failure();
   if (!name)
-    return MeshOp();
+    return anyMaximal ? findFirstMesh(func) : MeshOp();
   MeshOp mesh = lookupMesh(func, name);
   if (!mesh)
     return func.emitOpError() << "names unknown mesh " << name;
@@ -130,10 +140,23 @@ private:
 
   ShardLayout layoutOf(Attribute sharding,
                        ArrayRef<int64_t> shape) const override {
-    if (auto s = dyn_cast_if_present<ShardingAttr>(sharding))
-      return ShardLayout::fromSharding(s, mesh, shape);
-    return ShardLayout::replicated(shape);
+    auto s = dyn_cast_if_present<ShardingAttr>(sharding);
+    if (!s)
+      return ShardLayout::replicated(shape);
+    if (int64_t device = maximalDeviceOf(s.getMesh()); device >= 0)
+      return ShardLayout::maximal(shape, device);
+    return ShardLayout::fromSharding(s, mesh, shape);
   }
+  /// The device of mesh `name` if it is maximal, else -1.
+  int64_t maximalDeviceOf(FlatSymbolRefAttr name) const {
+    auto [it, inserted] = maximalDevices.try_emplace(name, -1);
+    if (inserted)
+      if (MeshOp meshOp = lookupMesh(func, name))
+        it->second = meshOp.getMesh().getMaximalDevice();
+    return it->second;
+  }
+  /// The device every result of `op` is maximal on, or -1.
+  int64_t maximalResultDevice(Operation *op) const;
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
   Value getAs(Value global, const ShardLayout &layout, Location loc) override;
@@ -183,6 +206,7 @@ private:
   LocalBuilder local;
   DenseMap<Value, Placed> placed;
   std::map<std::pair<void *, std::string>, Value> reshardCache;
+  mutable DenseMap<Attribute, int64_t> maximalDevices;
   /// Rules of the ops being partitioned (still alive until the old body is
   /// erased), computed once per kind of op.
   ShardingRuleCache rules;
@@ -197,13 +221,21 @@ Value Partitioner::getAs(Value global, const ShardLayout &layout,
   if (auto it = reshardCache.find(key); it != reshardCache.end())
     return it->second;
   auto type = cast<RankedTensorType>(global.getType());
-  const ReshardPlan &plan =
-      planner.plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
-                   p.layout, layout);
+  ShardLayout from = p.layout, to = layout;
+  Value source = p.local;
+  if (from.isMaximal() || to.isMaximal()) {
+    MaximalReshard m = planMaximalReshard(from, to, mesh);
+    if (m.maskDevice >= 0)
+      source = maskToDevice(builder, loc, source, m.maskDevice);
+    from = std::move(m.from);
+    to = std::move(m.to);
+  }
+  const ReshardPlan &plan = planner.plan(
+      type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, from, to);
   ++stats.reshards;
   for (const ReshardStep &step : plan.steps)
     stats.collectives += step.communicates();
-  Value result = buildReshard(builder, loc, p.local, plan, mesh, meshName);
+  Value result = buildReshard(builder, loc, source, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
 }
@@ -213,6 +245,13 @@ double Partitioner::reshardCost(Value global, const ShardLayout &from,
   if (from == to)
     return 0;
   auto type = cast<RankedTensorType>(global.getType());
+  if (from.isMaximal() || to.isMaximal()) {
+    MaximalReshard m = planMaximalReshard(from, to, mesh);
+    return planner
+        .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, m.from,
+              m.to)
+        .cost;
+  }
   return planner
       .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, from, to)
       .cost;
@@ -343,6 +382,18 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     placed[result] = {buildLocalRng(local, rng, layout, mesh), layout};
     return success();
   }
+  if (int64_t device = maximalResultDevice(op); device >= 0) {
+    // Runs on `device` only, on its operands whole there.
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(getAs(
+          operand, ShardLayout::maximal(shapeOf(operand), device), op->getLoc()));
+    SmallVector<Value> results = buildMaximalOp(builder, op, operands, device);
+    for (auto [global, localResult] : llvm::zip(op->getResults(), results))
+      placed[global] = {localResult,
+                        ShardLayout::maximal(shapeOf(global), device)};
+    return success();
+  }
   const OpShardingRule *rule = rules.lookup(op);
   if (!rule)
     return op->emitOpError("has no sharding rule; cannot partition it");
@@ -350,6 +401,18 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
       reduce && !reduce.getRecognizedReduction())
     return partitionGeneralReduce(reduce, *rule);
   return partitionRuleOp(op, *rule);
+}
+
+int64_t Partitioner::maximalResultDevice(Operation *op) const {
+  int64_t device = -1;
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    ShardLayout layout =
+        layoutOf(getResultShardingAttr(op, i), shapeOf(result));
+    if (!layout.isMaximal() || (device >= 0 && device != layout.maximalDevice))
+      return -1;
+    device = layout.maximalDevice;
+  }
+  return device;
 }
 
 Partitioner::RuleChoice
