@@ -45,5 +45,8 @@ func.func @gather_to_device(%b: tensor<16x4xf32> {xla.sharding = #xla.sharding<@
   return %b : tensor<16x4xf32>
 }
 
-// BYTES: reduce_scatter
-// BYTES: all_gather
+// The broadcast moves the whole 256 B value through a reduce-scatter.
+// BYTES: @broadcast: 1 collective, sends 224 B per device
+// BYTES-NEXT: reduce_scatter sum mesh_axes ["x"] (group 8) ici in 256 B sends 224 B
+// BYTES: @gather_to_device: 1 collective, sends 224 B per device
+// BYTES-NEXT: all_gather mesh_axes ["x"] (group 8) ici in 32 B sends 224 B
