@@ -185,8 +185,8 @@ LogicalResult MeshInference::finalize(std::optional<int64_t> declaredDevices,
     if (s.parsed.kind == Kind::maximal)
       maximalDevices.insert(s.parsed.device);
   for (int64_t k : maximalDevices)
-    meshes.push_back({"maximal_" + std::to_string(k),
-                      xla::MeshAttr::get(ctx, {}, {k}, {})});
+    meshes.push_back(
+        {"maximal_" + std::to_string(k), xla::MeshAttr::get(ctx, {}, {k}, {})});
   return success();
 }
 
@@ -208,8 +208,7 @@ FailureOr<xla::ShardingAttr> MeshInference::import(StringRef text, int64_t rank,
   if (parsed.kind == interop::HloSharding::Kind::maximal && numDevices > 1)
     return xla::ShardingAttr::getReplicated(
         ctx,
-        FlatSymbolRefAttr::get(ctx,
-                               "maximal_" + std::to_string(parsed.device)),
+        FlatSymbolRefAttr::get(ctx, "maximal_" + std::to_string(parsed.device)),
         rank);
   if (parsed.kind == interop::HloSharding::Kind::maximal ||
       parsed.kind == interop::HloSharding::Kind::replicated)

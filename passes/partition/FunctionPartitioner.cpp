@@ -386,8 +386,9 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     // Runs on `device` only, on its operands whole there.
     SmallVector<Value> operands;
     for (Value operand : op->getOperands())
-      operands.push_back(getAs(
-          operand, ShardLayout::maximal(shapeOf(operand), device), op->getLoc()));
+      operands.push_back(getAs(operand,
+                               ShardLayout::maximal(shapeOf(operand), device),
+                               op->getLoc()));
     SmallVector<Value> results = buildMaximalOp(builder, op, operands, device);
     for (auto [global, localResult] : llvm::zip(op->getResults(), results))
       placed[global] = {localResult,

@@ -37,17 +37,21 @@ MaximalReshard planMaximalReshard(const ShardLayout &from,
   return result;
 }
 
-Value maskToDevice(OpBuilder &b, Location loc, Value value, int64_t device) {
-  auto type = cast<RankedTensorType>(value.getType());
+/// A scalar i1: whether the running device is `device`.
+static Value isDevice(OpBuilder &b, Location loc, int64_t device) {
   auto scalar = RankedTensorType::get({}, b.getI32Type());
   Value id = PartitionIdOp::create(b, loc, scalar);
   Value k = ConstantOp::create(
       b, loc, DenseElementsAttr::get(scalar, b.getI32IntegerAttr(device)));
-  Value here =
-      CompareOp::create(b, loc, RankedTensorType::get({}, b.getI1Type()),
-                        CompareDirection::eq, id, k);
-  Value pred = BroadcastInDimOp::create(b, loc, type.clone(b.getI1Type()),
-                                        here, b.getDenseI64ArrayAttr({}));
+  return CompareOp::create(b, loc, RankedTensorType::get({}, b.getI1Type()),
+                           CompareDirection::eq, id, k);
+}
+
+Value maskToDevice(OpBuilder &b, Location loc, Value value, int64_t device) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value here = isDevice(b, loc, device);
+  Value pred = BroadcastInDimOp::create(b, loc, type.clone(b.getI1Type()), here,
+                                        b.getDenseI64ArrayAttr({}));
   Value zeros = ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
@@ -57,13 +61,7 @@ Value maskToDevice(OpBuilder &b, Location loc, Value value, int64_t device) {
 SmallVector<Value> buildMaximalOp(OpBuilder &b, Operation *op,
                                   ValueRange operands, int64_t device) {
   Location loc = op->getLoc();
-  auto scalar = RankedTensorType::get({}, b.getI32Type());
-  Value id = PartitionIdOp::create(b, loc, scalar);
-  Value k = ConstantOp::create(
-      b, loc, DenseElementsAttr::get(scalar, b.getI32IntegerAttr(device)));
-  Value here =
-      CompareOp::create(b, loc, RankedTensorType::get({}, b.getI1Type()),
-                        CompareDirection::eq, id, k);
+  Value here = isDevice(b, loc, device);
   auto select = CaseOp::create(b, loc, op->getResultTypes(), here,
                                /*branchesCount=*/2);
   OpBuilder::InsertionGuard guard(b);

@@ -1,4 +1,4 @@
-//===- Maximal.h - values that live on one device ----------------*- C++ -*-===//
+//===- Maximal.h - values that live on one device ---------------*- C++ -*-===//
 //
 // A sharding over a maximal mesh (`<[], devices=[k]>`, GSPMD's
 // `{maximal device=k}`) puts the whole value on device k. Every device holds
