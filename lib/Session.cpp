@@ -232,7 +232,8 @@ bool Session::hasManualCode(func::FuncOp func) {
         })
         .wasInterrupted();
   };
-  return holdsManual(func) || llvm::any_of(transitiveCallees(func), holdsManual);
+  return holdsManual(func) ||
+         llvm::any_of(transitiveCallees(func), holdsManual);
 }
 
 bool Session::needsPartitioning(func::FuncOp func) {
@@ -359,7 +360,8 @@ std::string Session::hashGraph(func::FuncOp func, int64_t requestedDevices,
     callee->print(os, flags);
   os << "devices=" << requestedDevices << " partition=" << partition
      << " ici=" << options.iciByteCost << " dcn=" << options.dcnByteCost
-     << " optimize=" << options.optimize << " lower=" << options.lower;
+     << " optimize=" << options.optimize << " lower=" << options.lower
+     << " halo=" << static_cast<int>(options.halo.getValue());
   return fmt::format("{:016x}", llvm::xxh3_64bits(text));
 }
 

@@ -277,6 +277,11 @@ def XlaPartitionPass : Pass<"xla-partition", "::mlir::ModuleOp"> {
       and all-reduce (bytes per device weighted by ICI/DCN link cost);
     - dimensions that do not divide are padded at the end; reductions mask
       the padding with their identity;
+    - a split dimension that a windowed op (slice with offsets, pad,
+      convolution, reduce_window), a concatenate or a reverse reads across
+      shard boundaries either exchanges the edges with the neighbouring
+      devices (collective_permute, a halo) or is gathered, whichever costs
+      less; `halo=always` or `halo=never` forces the choice;
     - function arguments and results take local types and keep their
       `xla.sharding`; `xla.global_type` records each global type and
       `xla.partitioned` marks the function.
@@ -286,6 +291,18 @@ def XlaPartitionPass : Pass<"xla-partition", "::mlir::ModuleOp"> {
            "Relative cost of a byte sent over ICI">,
     Option<"dcnByteCost", "dcn-byte-cost", "double", "16.0",
            "Relative cost of a byte sent over DCN">,
+    Option<"halo", "halo", "::xspmd::partition::HaloMode",
+           "::xspmd::partition::HaloMode::automatic",
+           "Split dimensions of windowed ops, concatenate and reverse: "
+           "exchange halos with the neighbours or gather, by cost (auto), "
+           "halos whenever the window fits (always), or gather (never)",
+           [{::llvm::cl::values(
+             clEnumValN(::xspmd::partition::HaloMode::automatic, "auto",
+                        "by cost"),
+             clEnumValN(::xspmd::partition::HaloMode::always, "always",
+                        "halo exchange whenever the window fits"),
+             clEnumValN(::xspmd::partition::HaloMode::never, "never",
+                        "gather the dimension"))}]>,
   ];
   let statistics = [
     Statistic<"numReshards", "reshards", "Operands resharded">,

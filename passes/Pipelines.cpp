@@ -30,6 +30,7 @@ void buildSpmdPipeline(mlir::OpPassManager &pm,
   XlaPartitionPassOptions partition;
   partition.iciByteCost = options.iciByteCost;
   partition.dcnByteCost = options.dcnByteCost;
+  partition.halo = options.halo;
   pm.addPass(createXlaPartitionPass(partition));
   // The partitioner emits device-index arithmetic and masks per op; fold and
   // share them before the collectives are optimized.

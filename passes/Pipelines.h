@@ -3,6 +3,8 @@
 #ifndef XSPMD_PASSES_PIPELINES_H
 #define XSPMD_PASSES_PIPELINES_H
 
+#include "passes/partition/PartitionOptions.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -16,6 +18,18 @@ struct SpmdPipelineOptions
   Option<double> dcnByteCost{*this, "dcn-byte-cost",
                              llvm::cl::desc("Relative cost of a DCN byte"),
                              llvm::cl::init(16.0)};
+  Option<partition::HaloMode> halo{
+      *this, "halo",
+      llvm::cl::desc("Halo exchange or gather for split windowed dimensions: "
+                     "by cost (auto), whenever the window fits (always), or "
+                     "never"),
+      llvm::cl::init(partition::HaloMode::automatic),
+      llvm::cl::values(
+          clEnumValN(partition::HaloMode::automatic, "auto", "by cost"),
+          clEnumValN(partition::HaloMode::always, "always",
+                     "halo exchange whenever the window fits"),
+          clEnumValN(partition::HaloMode::never, "never",
+                     "gather the dimension"))};
   Option<bool> optimize{*this, "optimize",
                         llvm::cl::desc("Run --xla-optimize-collectives"),
                         llvm::cl::init(true)};

@@ -22,7 +22,9 @@ with published measurements (docs/simulator.md, "Validation"):
             reduce-scattered over fsdp (then all-reduced over data across
             slices, as soon as the layer's gradient is ready, or with
             --dcn-after-backward all after the backward pass), input
-            gradients all-reduced over tensor; --remat recomputes each
+            gradients all-reduced over tensor, each issued before the
+            weight-gradient matmuls that do not depend on it (without
+            tensor parallelism the weight gradients come first); --remat recomputes each
             layer's forward before its backward (--remat partial: all but
             the output projections wo, w2 and their all-reduces)
   update    SGD on the local weight shards (donated)
@@ -216,17 +218,28 @@ def main():
             t = e.binary("add", one, t, fsz)
             t = e.binary("mul", sv["sg"], t, fsz)
             dh0 = e.binary("mul", dact, t, fsz)
-            gr["w1g"] = reduce_grad(e.einsum("bsd,bsf->df", sv["x1"], xs, dgate, fsz, [D, f], "dw"), "w1g")
         else:
             k = e.splat("1.702", fsz)
             s = e.unary("sigmoid", e.binary("mul", k, sv["h0"], fsz), fsz)
             dh0 = e.binary("mul", dhh, s, fsz)
-        gr["w1"] = reduce_grad(e.einsum("bsd,bsf->df", sv["x1"], xs, dh0, fsz, [D, f], "dw"), "w1")
+        def mlp_weight_grads():
+            if a.gated:
+                gr["w1g"] = reduce_grad(e.einsum("bsd,bsf->df", sv["x1"], xs, dgate, fsz, [D, f], "dw"), "w1g")
+            gr["w1"] = reduce_grad(e.einsum("bsd,bsf->df", sv["x1"], xs, dh0, fsz, [D, f], "dw"), "w1")
+
+        # With tensor parallelism the input gradient comes first: its
+        # all-reduce then runs under the weight-gradient matmuls, which do
+        # not depend on it (where XLA's latency-hiding scheduler puts them).
+        # Without, the weight gradients come first, so that their
+        # reduce-scatters start early.
+        if tp == 1:
+            mlp_weight_grads()
         dxm = e.einsum("bsf,df->bsd", dh0, fsz, g["w1"], [D, f], xs, "dx")
         if a.gated:
             dxm = e.binary("add", dxm, e.einsum("bsf,df->bsd", dgate, fsz, g["w1g"], [D, f], xs, "dx"), xs)
         if tp > 1:
             dxm = e.all_reduce(dxm, xs, TENSOR)
+            mlp_weight_grads()
         dx1 = e.binary("add", dy, dxm, xs, "dx")
         gr["wo"] = reduce_grad(e.einsum("bse,bsd->ed", sv["c"], [b, S, A], dx1, xs, [A, D], "dw"), "wo")
         dc = e.reshape(e.einsum("bsd,ed->bse", dx1, xs, g["wo"], [A, D], [b, S, A], "dc"), [b, S, A], hs)
@@ -250,13 +263,17 @@ def main():
             dv = e.reshape(dv, hs, [b, S, A])
         back = None
         for n, d in (("wq", dq), ("wk", dk), ("wv", dv)):
-            width = A if n == "wq" else KV
-            ds_shape = [b, S, width]
-            gr[n] = reduce_grad(e.einsum("bsd,bse->de", sv["x"], xs, d, ds_shape, [D, width], "dw"), n)
-            t = e.einsum("bse,de->bsd", d, ds_shape, g[n], [D, width], xs, "dx")
+            ds_shape = [b, S, A if n == "wq" else KV]
+            if tp == 1:
+                gr[n] = reduce_grad(e.einsum("bsd,bse->de", sv["x"], xs, d, ds_shape, [D, ds_shape[2]], "dw"), n)
+            t = e.einsum("bse,de->bsd", d, ds_shape, g[n], [D, ds_shape[2]], xs, "dx")
             back = t if back is None else e.binary("add", back, t, xs)
         if tp > 1:
             back = e.all_reduce(back, xs, TENSOR)
+            # As above: the weight gradients run under the all-reduce.
+            for n, d in (("wq", dq), ("wk", dk), ("wv", dv)):
+                ds_shape = [b, S, A if n == "wq" else KV]
+                gr[n] = reduce_grad(e.einsum("bsd,bse->de", sv["x"], xs, d, ds_shape, [D, ds_shape[2]], "dw"), n)
         return e.binary("add", dx1, back, xs, "dx"), gr
 
     # Forward, gathering one layer ahead.

@@ -17,9 +17,14 @@ exposed weight gathers and, at the end, the gradient collectives (over DCN
 too) that the last backward layer cannot hide. MFU = the step's model FLOPs
 per device (6 x parameters x tokens + 12 x seq x attention width x tokens
 per layer, PaLM's appendix B, no recompute) / (step time x the chip's bf16
-peak). L is the parameter count over the per-layer parameters (embeddings
-are about 2% of them): 32 for MaxText 32B and 16B, 118 for PaLM 540B. Embeddings, the loss, the optimizer (Adam in the
+peak). L is the published depth: MaxText's from global_parameter_scale or
+the run script (maxtext_shape), 118 for PaLM 540B (parameters over
+per-layer parameters). Embeddings, the loss, the optimizer (Adam in the
 measured runs, SGD here) and the input pipeline are left out.
+
+MaxText rows take their shapes and run settings (per_device_batch_size,
+ici_tensor_parallelism, remat_policy, slices) from the public scripts under
+AI-Hypercomputer/maxtext MaxText/configs/, named in each row's note.
 
 Measurements of the notes that the simulator cannot reproduce (no preset
 for the chip, or model shapes the notes do not give) are listed with the
@@ -159,30 +164,87 @@ def unreproduced(case, source, metric, measured, note):
     return dict(case=case, source=source, metric=metric, measured=measured, predicted=None, note=note)
 
 
-NO_V2 = "no TPU v2 preset (the notes give no v2 chip figures)"
-NO_V3 = "no TPU v3 preset (GSPMD-era chip)"
-NO_SHAPE = "model shapes (layers, widths) not in the notes"
+def maxtext_shape(scale, emb=2048, heads=16, mlp=7168, layers=16, head_dim=128):
+    """Model dims of MaxText's global_parameter_scale (pyconfig.py,
+    get_individual_scales): with log2(scale) = 3 b + r, heads and mlp_dim
+    double b + (r > 0) times, emb_dim b + (r > 1) times, layers b times. The
+    defaults are base.yml's base_* values (emb 2048, 16 heads x 128, mlp
+    7168, 16 layers; gated silu MLP)."""
+    k = scale.bit_length() - 1
+    if 1 << k != scale:
+        raise ValueError("global_parameter_scale must be a power of two")
+    b, r = divmod(k, 3)
+    return dict(d=emb << (b + (r > 1)), heads=heads << (b + (r > 0)), head_dim=head_dim,
+                ffn=mlp << (b + (r > 0)), layers=layers << b)
+
+
+# MaxText remat_policy -> the generator's recompute: "minimal" keeps the
+# layer's matmul outputs (nothing recomputed that the generator models);
+# "minimal_offloaded" keeps them in host memory instead (the PCIe copies are
+# not modelled); "full" recomputes the layer's forward.
+MAXTEXT_REMAT = {"minimal": "none", "minimal_offloaded": "none", "full": "full"}
+
+# What the model leaves out, per kind of row (docs/simulator.md 12).
+FORWARD_TENSOR_AR = (
+    "not modelled: the forward's and the recomputed forward's tensor all-reduces (4 per layer, 1.07 GB each at "
+    "512B: 12.6 ms, ~12% of the layer) stay on the critical path; the script's XLA flags "
+    "(xla_tpu_enable_async_collective_fusion*) overlap them with the matmuls (collective matmul)")
+V5E_HBM_ATTENTION = ("not modelled: flash attention (the scores go through HBM, ~15% of a v5e layer) and any "
+                     "slice-count effect beyond the gradients' DCN all-reduce (hidden under the backward)")
+V5E_128B = ("not modelled: the host offload of remat minimal_offloaded (PCIe copies, shared with the DCN traffic) and "
+            "DCN congestion or stragglers: the ~1 GB per chip of gradient all-reduce hides under a ~14 s step, so the "
+            "prediction is flat while the measurement falls from 56% to 46% over 32 slices")
+V4_52B_SLICES = ("the model predicts no loss from 1 to 2 slices; the older README's drop is not a stable property: "
+                 "configs/v4/README.md reports 56.0% -> 58.9% for 1 -> 2 slices, higher 'because of choices made by "
+                 "the compiler'")
+
+# Slice shapes (docs/topology.md 1): chips -> torus.
+V5P_SHAPE = {64: "4x4x4", 128: "4x4x8", 256: "4x8x8", 512: "8x8x8", 1024: "8x8x16", 2048: "8x16x16"}
+
+
+def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
+                 per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note=""):
+    """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
+    ici_fsdp_parallelism=-1 fills), data parallel over `slices` slices,
+    per_device_batch_size sequences of 2048 per chip. `config` names the
+    public run script the shapes come from."""
+    S = 2048
+    D, H, Dh, F, L = model["d"], model["heads"], model["head_dim"], model["ffn"], model["layers"]
+    A = H * Dh
+    gen = ["--batch", str(per_device_batch * tensor), "--seq", str(S), "--d-model", str(D),
+           "--heads", str(H), "--head-dim", str(Dh), "--ffn", str(F), "--fsdp", str(chips // tensor),
+           "--tensor", str(tensor), "--remat", MAXTEXT_REMAT[remat]] + (["--gated"] if gated else [])
+    if slices > 1:
+        gen += ["--dcn", str(slices)]
+    gen += list(extra)
+    layer_params = 4 * D * A + (3 if gated else 2) * D * F
+    parallel = f"fsdp {chips // tensor}" + (f" x tensor {tensor}" if tensor > 1 else "")
+    desc = (f"{config}: d {D}, {H} heads x {Dh}, {'gated ' if gated else ''}MLP {F}, {L} layers, "
+            f"{per_device_batch} seq/chip, {parallel}, remat {remat}"
+            + (f", data {slices} over DCN" if slices > 1 else ""))
+    layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
+               per_device_batch * chips * slices * S, layer_params, A, S, measured,
+               desc + (f"; {note}" if note else ""), L, full_depth=full_depth)
+
+
+NO_V2 = ("no TPU v2 preset: neither the notes nor the Google Cloud pages searched give v2 chip figures (peak, HBM, "
+         "topology); SB-prof's 1.2e11 B/s per link is the only one")
+NO_V3 = ("no TPU v3 preset yet: the chip figures are public (GC-v3 in the notes: 123 TFLOP/s bf16, 32 GiB at 900 GB/s, "
+         "2D torus; SB: 1e11 B/s per link), but a v3 device is a TensorCore (2 per chip sharing its links), v3 slice "
+         "wraparound is not in the notes, and lingvo's step (Adafactor, GSPMD's 2D sharding) is not generated")
+NO_1160B = ("no public config: the only v5p script at these sizes, configs/v5p/v5p-12288.sh (global_parameter_scale "
+            "512, base_emb_dim 6144, tensor 16), describes a ~1.5T-parameter model, not 1160B; none for v5p-7680")
 NOT_SIMULATED = (
     [unreproduced("TPU v2 4x2, ReduceScatter of a 134 MB shard over 1 hop", "SB-prof (notes 5.1)", "time (ms)", 1.13, NO_V2),
      unreproduced("TPU v2 8 cores, FFW matmul", "SB-prof (notes 5.1)", "time (ms)", 96.0, NO_V2)]
-    + [unreproduced(f"MaxText {size} {typ}", "MaxText v5p README (notes 5.2)", "MFU (%)", mfu, NO_SHAPE)
-       for size, typ, mfu in (("32B", "1x v5p-128 (top-level README)", 67.76), ("64B", "v5p-128", 70.31),
-                              ("128B", "v5p-256", 68.68), ("128B", "v5p-512", 68.53), ("256B", "v5p-1024", 68.82),
-                              ("512B", "v5p-1024", 63.99), ("1024B", "v5p-2048", 64.05), ("1024B", "v5p-4096", 64.80),
-                              ("1160B", "v5p-7680", 64.27), ("1160B", "v5p-12288", 66.23))]
-    + [unreproduced(f"MaxText {size}, {n}x v5e-256", "MaxText v5e multislice table (notes 5.2)", "MFU (%)", mfu, NO_SHAPE)
-       for size, curve in (("32B", (66.86, 64.81, 64.10, 63.67, 62.26, 60.40)),
-                           ("64B", (59.90, 56.66, 55.85, 54.96, 53.29, 50.18)),
-                           ("128B", (56.06, 55.82, 54.93, 52.93, 50.86, 46.25)))
-       for n, mfu in zip((1, 2, 4, 8, 16, 32), curve)]
-    + [unreproduced(f"MaxText {size}, {n}x {typ} (older README)", "MaxText v4 README (notes 5.2)", "MFU (%)", mfu,
-                    NO_SHAPE)
-       for size, n, typ, mfu in (("22B", 1, "v4-128", 60.0), ("22B", 2, "v4-128", 57.4), ("22B", 4, "v4-128", 56.3),
-                                 ("52B", 1, "v4-384", 55.2), ("52B", 2, "v4-384", 51.6))]
+    + [unreproduced(f"MaxText 1160B {typ}", "MaxText v5p README (notes 5.2)", "MFU (%)", mfu, NO_1160B)
+       for typ, mfu in (("v5p-7680", 64.27), ("v5p-12288", 66.23))]
     + [unreproduced("PaLM 540B HFU", "Chowdhery et al. 2022 (notes 5.2)", "HFU (%)", 57.8,
                     "HFU counts the recompute: see the PaLM partial remat row"),
        unreproduced("MLPerf v1.1 480B on 2048 v4 chips", "analyticsindiamag summary (notes 5.2)", "efficiency (%)", 63.0,
-                    NO_SHAPE)]
+                    "shapes not public: Google's blog and its summaries give only a 480B dense encoder-only "
+                    "(BERT-like) Lingvo model on 2048 v4 chips, not its layers, widths, batch or sharding; the 63% "
+                    "counts compiler rematerialization")]
     + [unreproduced(f"GSPMD {name}", "lingvo synthetic_packed_input.py (notes 5.3)", "MFU 6N (%)", mfu, NO_V3)
        for name, mfu in (("DenseLm128B8x8, v3-128", 38.8), ("DenseLm128B16x16, v3-512", 47.2),
                          ("DenseLm128B32x32, v3-2048", 40.7), ("DenseLm175B32x32, v3-2048", 42.8),
@@ -216,56 +278,76 @@ def main():
                           (16384, 950), (32768, 956)):
             tpu7x_gemm_case(a.xla_run, workdir, rows, m, tflops)
 
-        # MaxText 32B (global_parameter_scale=32: d 8192, 64 heads x 128,
-        # gated MLP 28672), v5p-128 = 64 chips, fsdp 16 x tensor 4,
-        # per_device_batch_size 7 (448 sequences of 2048), remat minimal.
-        D, A, F, S = 8192, 8192, 28672, 2048
-        p32 = 4 * D * A + 3 * D * F
-        common = ["--batch", "28", "--seq", str(S), "--d-model", str(D), "--heads", "64",
-                  "--head-dim", "128", "--ffn", str(F), "--gated", "--fsdp", "16", "--tensor", "4"]
-        layer_case(a.xla_run, workdir, rows, "MaxText 32B, 1x v5p-128 (64 chips)",
-                   "MaxText v5p README (notes 5.2)", common, "v5p:4x4x4", 1, "v5p", 64,
-                   448 * S, p32, A, S, 71.47,
-                   "fsdp 16 x tensor 4, no remat simulated (MaxText: remat minimal); 67.76% in the top-level README",
-                   32)
-        layer_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128 (128 chips, DCN)",
-                   "MaxText v5p README (notes 5.2)", common + ["--dcn", "2"], "v5p:4x4x4", 2,
-                   "v5p", 128, 2 * 448 * S, p32, A, S, 69.43,
-                   "data parallel over 2 slices", 32)
-        layer_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128, DCN all-reduce after the backward",
-                   "MaxText v5p README (notes 5.2)", common + ["--dcn", "2", "--dcn-after-backward"], "v5p:4x4x4",
-                   2, "v5p", 128, 2 * 448 * S, p32, A, S, 69.43,
-                   "as above, the gradients' DCN all-reduce not overlapped with the backward (bound)", 32,
-                   full_depth=True)
+        # MaxText (AI-Hypercomputer/maxtext): shapes from global_parameter_scale
+        # or the script's base_* overrides, run settings from the scripts under
+        # MaxText/configs/ (docs/simulator.md 12, "where the shapes come from").
+        v5p_src, v5e_src, v4_src = ("MaxText v5p README (notes 5.2)", "MaxText v5e multislice table (notes 5.2)",
+                                    "MaxText v4 README (notes 5.2)")
+        m32, m64, m128, m256, m512, m1024 = (maxtext_shape(s) for s in (32, 64, 128, 256, 512, 1024))
 
-        # MaxText 16B on v5e-256 slices (global_parameter_scale=16: d 4096,
-        # 64 heads x 128, gated MLP 28672), fsdp 256, per_device_batch_size
-        # 6, remat full; data parallel over N slices.
-        D, A, F = 4096, 8192, 28672
-        p16 = 2 * D * A + 2 * A * D + 3 * D * F
-        for slices, measured in ((1, 61.10), (2, 59.37), (4, 59.14), (8, 58.27), (16, 56.56), (32, 54.65)):
-            gen = ["--batch", "6", "--seq", str(S), "--d-model", str(D), "--heads", "64",
-                   "--head-dim", "128", "--ffn", str(F), "--gated", "--remat", "--fsdp", "256",
-                   "--dcn", str(slices)]
-            layer_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256 ({256 * slices} chips)",
-                       "MaxText v5e multislice table (notes 5.2)", gen, "v5e:16x16", slices, "v5e",
-                       256 * slices, 6 * 256 * slices * S, p16, A, S, measured,
-                       "fsdp 256 in each slice, data parallel over DCN, full remat", 32)
+        # v5p (configs/v5p/*.sh: ici_fsdp_parallelism=-1, flash attention).
+        for name, measured in (("MaxText 32B, 1x v5p-128 (64 chips)", 71.47),
+                               ("MaxText 32B 1x v5p-128 (top-level README)", 67.76)):
+            maxtext_case(a.xla_run, workdir, rows, name, v5p_src, measured, "v5p", "4x4x4", 64, 1, m32, 7, 4,
+                         "minimal", "configs/v5p/32b.sh")
+        maxtext_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128 (128 chips, DCN)", v5p_src, 69.43, "v5p",
+                     "4x4x4", 64, 2, m32, 7, 4, "minimal", "configs/v5p/32b.sh")
+        maxtext_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128, DCN all-reduce after the backward", v5p_src,
+                     69.43, "v5p", "4x4x4", 64, 2, m32, 7, 4, "minimal", "configs/v5p/32b.sh",
+                     extra=["--dcn-after-backward"], full_depth=True,
+                     note="the gradients' DCN all-reduce not overlapped with the backward (bound)")
+        for name, measured, chips, model, batch, remat, script in (
+                ("MaxText 64B v5p-128", 70.31, 64, m64, 3, "minimal", "64b"),
+                ("MaxText 128B v5p-256", 68.68, 128, m128, 1, "minimal", "128b"),
+                ("MaxText 128B v5p-512", 68.53, 256, m128, 1, "minimal", "128b"),
+                ("MaxText 256B v5p-1024", 68.82, 512, m256, 1, "minimal", "256b"),
+                ("MaxText 512B v5p-1024", 63.99, 512, m512, 2, "full", "512b"),
+                ("MaxText 1024B v5p-2048", 64.05, 1024, m1024, 2, "full", "1024b"),
+                ("MaxText 1024B v5p-4096", 64.80, 2048, m1024, 2, "full", "1024b")):
+            maxtext_case(a.xla_run, workdir, rows, name, v5p_src, measured, "v5p", V5P_SHAPE[chips], chips, 1,
+                         model, batch, 4 if model is m64 else 8, remat, f"configs/v5p/{script}.sh",
+                         note=FORWARD_TENSOR_AR if remat == "full" else "")
+
+        # v5e-256 slices, data parallel over N slices (configs/v5e/*.sh).
+        m16 = maxtext_shape(16)
+        curves = (("16B", m16, 6, 1, "full", (61.10, 59.37, 59.14, 58.27, 56.56, 54.65)),
+                  ("32B", m32, 4, 1, "full", (66.86, 64.81, 64.10, 63.67, 62.26, 60.40)),
+                  ("64B", m64, 2, 1, "full", (59.90, 56.66, 55.85, 54.96, 53.29, 50.18)),
+                  ("128B", m128, 1, 16, "minimal_offloaded", (56.06, 55.82, 54.93, 52.93, 50.86, 46.25)))
+        for size, model, batch, tensor, remat, curve in curves:
+            for slices, measured in zip((1, 2, 4, 8, 16, 32), curve):
+                name = (f"MaxText 16B, {slices}x v5e-256 ({256 * slices} chips)" if size == "16B"
+                        else f"MaxText {size}, {slices}x v5e-256")
+                maxtext_case(a.xla_run, workdir, rows, name, v5e_src, measured, "v5e", "16x16", 256, slices, model,
+                             batch, tensor, remat, f"configs/v5e/{size.lower()}.sh",
+                             note=V5E_128B if size == "128B" else V5E_HBM_ATTENTION if tensor == 1 else "")
         for slices, measured in ((2, 59.37), (32, 54.65)):
-            gen = ["--batch", "6", "--seq", str(S), "--d-model", str(D), "--heads", "64",
-                   "--head-dim", "128", "--ffn", str(F), "--gated", "--remat", "--fsdp", "256",
-                   "--dcn", str(slices), "--dcn-after-backward"]
-            layer_case(a.xla_run, workdir, rows,
-                       f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
-                       "MaxText v5e multislice table (notes 5.2)", gen, "v5e:16x16", slices, "v5e",
-                       256 * slices, 6 * 256 * slices * S, p16, A, S, measured,
-                       "as above, the gradients' DCN all-reduce not overlapped with the backward (bound)", 32,
-                   full_depth=True)
+            maxtext_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
+                         v5e_src, measured, "v5e", "16x16", 256, slices, m16, 6, 1, "full", "configs/v5e/16b.sh",
+                         extra=["--dcn-after-backward"], full_depth=True,
+                         note="the gradients' DCN all-reduce not overlapped with the backward (bound)")
+
+        # v4 (older README, 2023 scripts configs/{1,2,4}xv4-128.sh, {1,2}xv4-384.sh:
+        # `scale` multiplied the 2023 base.yml's dims). The widths and depths
+        # are those of today's configs/v4/22b.sh and 52b.sh; head_dim 256 and
+        # a plain (ungated) MLP are what make the named 22B and 52B (today's
+        # head_dim 128 with a gated MLP would give 25B and 64B).
+        m22 = dict(d=6144, heads=24, head_dim=256, ffn=24576, layers=48)
+        m52 = dict(d=12288, heads=32, head_dim=256, ffn=49152, layers=32)
+        for name, measured, shape, chips, slices, model, batch, script in (
+                ("MaxText 22B, 1x v4-128 (older README)", 60.0, "4x4x4", 64, 1, m22, 16, "1xv4-128"),
+                ("MaxText 22B, 2x v4-128 (older README)", 57.4, "4x4x4", 64, 2, m22, 16, "2xv4-128"),
+                ("MaxText 22B, 4x v4-128 (older README)", 56.3, "4x4x4", 64, 4, m22, 16, "4xv4-128"),
+                ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384"),
+                ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
+            maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
+                         "full", f"configs/{script}.sh", gated=False,
+                         note=V4_52B_SLICES if model is m52 and slices > 1 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
         # a pod, 2-way data parallel over DCN; d 18432, 48 heads x 256,
         # multi-query, SwiGLU 73728, batch 2048 x 2048 tokens.
-        D, A, F = 18432, 48 * 256, 73728
+        D, A, F, S = 18432, 48 * 256, 73728, 2048
         palm = D * A + 2 * D * 256 + A * D + 3 * D * F
         # PaLM recomputed part of the forward: HFU 57.8% over MFU 46.2% is
         # 25% extra FLOPs, between none and a full forward (33%). The

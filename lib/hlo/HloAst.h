@@ -41,6 +41,9 @@ struct HloAttr {
   std::string name;
   std::string value;
   llvm::SMLoc loc;
+  /// Set when an importer looks the attribute up: one nobody read is
+  /// reported, not dropped.
+  mutable bool read = false;
 };
 
 /// `metadata={op_type="..." op_name="..." source_file="..." source_line=N}`.

@@ -164,6 +164,9 @@ public:
   mlir::FailureOr<int64_t> getInt(const Instruction &inst,
                                   llvm::StringRef name);
   mlir::LogicalResult attrError(const HloAttr &attr, const std::string &why);
+  /// Fails on the first attribute of `inst` its importer did not read and
+  /// that is not inert (a hint or provenance).
+  mlir::LogicalResult checkAllAttributesRead(const Instruction &inst);
 
   /// Reports `%name = ... opcode` as unsupported, with `why`.
   mlir::LogicalResult unsupported(const Instruction &inst,

@@ -8,6 +8,7 @@
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -366,7 +367,51 @@ LogicalResult ComputationImporter::importInstruction(const Instruction &inst) {
   if (!values.count(inst.name))
     return emitError(inst.loc)
            << "internal: '%" << inst.name << "' was not bound by its importer";
-  return applySharding(inst);
+  if (failed(applySharding(inst)))
+    return failure();
+  return checkAllAttributesRead(inst);
+}
+
+/// Attributes that change nothing the simulator computes: backend and
+/// scheduling hints, layouts, precision requests (every product is computed
+/// at least at f32), hints whose violation is undefined behaviour in XLA
+/// (sorted or unique indices), and provenance.
+static bool isInertAttribute(StringRef name) {
+  static constexpr llvm::StringLiteral inert[] = {"backend_config",
+                                                  "frontend_attributes",
+                                                  "statistics_viz",
+                                                  "origin",
+                                                  "precision_config",
+                                                  "operand_precision",
+                                                  "algorithm",
+                                                  "result_accuracy",
+                                                  "control-predecessors",
+                                                  "schedule",
+                                                  "custom_call_schedule",
+                                                  "constrain_layout",
+                                                  "parameter_replication",
+                                                  "output_to_operand_aliasing",
+                                                  "api_version",
+                                                  "custom_call_has_side_effect",
+                                                  "indices_are_sorted",
+                                                  "unique_indices"};
+  return llvm::is_contained(inert, name);
+}
+
+LogicalResult
+ComputationImporter::checkAllAttributesRead(const Instruction &inst) {
+  for (const HloAttr &attr : inst.attributes) {
+    // A tuple's sharding only describes its elements, which carry their
+    // own.
+    if (attr.read || isInertAttribute(attr.name) ||
+        (attr.name == "sharding" && inst.opcode == "tuple"))
+      continue;
+    return attrError(attr, "not supported on '" + inst.opcode + "' (%" +
+                               inst.name +
+                               "): attributes the importer does not know "
+                               "are reported, not dropped");
+  }
+  return success();
 }
 
 LogicalResult ComputationImporter::applySharding(const Instruction &inst) {
@@ -517,6 +562,11 @@ std::string ComputationImporter::getBinaryReducer(const Computation &comp) {
   StringRef a = root.operands[0].name, b = root.operands[1].name;
   StringRef p0 = params[0]->name, p1 = params[1]->name;
   if (!((a == p0 && b == p1) || (a == p1 && b == p0)))
+    return "";
+  // The dialect's max and min order integers as signed; an unsigned one
+  // stays a computation (imported with the unsigned order).
+  if ((root.opcode == "maximum" || root.opcode == "minimum") &&
+      root.shape.elementType.front() == 'u')
     return "";
   return root.opcode;
 }

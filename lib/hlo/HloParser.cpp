@@ -35,8 +35,10 @@ int64_t Shape::leafOffset(int64_t index) const {
 
 const HloAttr *Instruction::findAttribute(StringRef attrName) const {
   for (const HloAttr &a : attributes)
-    if (a.name == attrName)
+    if (a.name == attrName) {
+      a.read = true;
       return &a;
+    }
   return nullptr;
 }
 
@@ -431,6 +433,8 @@ bool Parser::parseInstruction(Instruction &inst) {
       if (!parseMetadata(attr, metadata))
         return false;
       inst.metadata = std::move(metadata);
+      // Read here: the importer turns it into the location.
+      attr.read = true;
     }
     inst.attributes.push_back(std::move(attr));
   }

@@ -17,11 +17,44 @@ using namespace xspmd::hlo;
 
 namespace {
 
+/// Checks that the ids a collective's groups name are this run's devices.
+/// HLO reads them by mode: without channel_id as replica ids (cross-replica),
+/// with it as partition ids, and with use_global_device_ids=true as global
+/// ids. A module has replicas or partitions, not both (HloImporter.cpp), so
+/// device ids are whichever it has; a mode naming the other kind of id
+/// groups each device with itself, which no program means.
+LogicalResult checkGroupMode(ComputationImporter &ci, const Instruction &inst) {
+  const HloAttr *channel = inst.findAttribute("channel_id");
+  const HloAttr *global = inst.findAttribute("use_global_device_ids");
+  bool globalIds = global && global->value == "true";
+  if (globalIds && !channel)
+    return ci.attrError(*global, "use_global_device_ids=true needs a "
+                                 "channel_id (HLO's flattened-id mode)");
+  if (globalIds)
+    return success();
+  int64_t replicas = ci.getModule().getReplicaCount();
+  int64_t partitions = ci.getModule().getNumPartitions();
+  if (!channel && partitions > 1)
+    return ci.unsupported(inst, "without channel_id its groups are replica "
+                                "ids, and the module has " +
+                                    std::to_string(partitions) +
+                                    " partitions of one replica each");
+  if (channel && replicas > 1)
+    return ci.unsupported(inst, "with channel_id (and no "
+                                "use_global_device_ids) its groups are "
+                                "partition ids, and the module has " +
+                                    std::to_string(replicas) +
+                                    " replicas of one partition each");
+  return success();
+}
+
 /// The `groups` attribute for `replica_groups=` (none when absent or empty).
 LogicalResult getGroups(ComputationImporter &ci, const Instruction &inst,
                         SmallVectorImpl<NamedAttribute> &attrs,
                         int64_t &groupSize) {
   groupSize = ci.getModule().getMeshes().getNumDevices();
+  if (failed(checkGroupMode(ci, inst)))
+    return failure();
   const HloAttr *attr = inst.findAttribute("replica_groups");
   if (!attr)
     return success();
@@ -46,6 +79,12 @@ FailureOr<xla::ReductionKind> getReductionKind(ComputationImporter &ci,
   const Computation *body = ci.getModule().lookupComputation(inst, "to_apply");
   if (!body)
     return failure();
+  const Instruction &root = body->getRoot();
+  if ((root.opcode == "maximum" || root.opcode == "minimum") &&
+      !root.shape.isTuple && root.shape.elementType.front() == 'u')
+    return ci.unsupported(inst, "an unsigned " + root.opcode +
+                                    " reduction (the dialect's collectives "
+                                    "order integers as signed)");
   std::string op = ComputationImporter::getBinaryReducer(*body);
   if (op == "add")
     return xla::ReductionKind::sum;
@@ -172,7 +211,8 @@ LogicalResult importCollectivePermute(ComputationImporter &ci,
   FailureOr<RankedTensorType> type = ci.getResultType(inst);
   const HloAttr *pairsAttr =
       ci.getAttr(inst, "source_target_pairs", /*required=*/true);
-  if (failed(type) || !pairsAttr || failed(ci.expectOperands(inst, 1)))
+  if (failed(type) || !pairsAttr || failed(ci.expectOperands(inst, 1)) ||
+      failed(checkGroupMode(ci, inst)))
     return failure();
   FailureOr<Value> input = ci.getOperand(inst, 0);
   if (failed(input))

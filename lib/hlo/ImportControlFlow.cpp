@@ -115,6 +115,9 @@ LogicalResult importFusion(ComputationImporter &ci, const Instruction &inst) {
   const Computation *fused = ci.getModule().lookupComputation(inst, "calls");
   if (!fused)
     return failure();
+  // kLoop, kInput, kOutput: how XLA generates code for it, not what it
+  // computes (the called computation).
+  (void)inst.findAttribute("kind");
   SmallVector<SmallVector<Value>> bound;
   for (unsigned i = 0, e = inst.operands.size(); i < e; ++i)
     bound.emplace_back(ci.getOperandLeaves(inst, i));

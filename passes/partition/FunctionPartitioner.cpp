@@ -3,7 +3,9 @@
 #include "passes/partition/FunctionPartitioner.h"
 
 #include "passes/common/FunctionAttrs.h"
+#include "passes/partition/Concatenate.h"
 #include "passes/partition/ControlFlow.h"
+#include "passes/partition/DynamicSlice.h"
 #include "passes/partition/DynamicUpdate.h"
 #include "passes/partition/FactorAssignment.h"
 #include "passes/partition/Halo.h"
@@ -13,6 +15,7 @@
 #include "passes/partition/ManualComputation.h"
 #include "passes/partition/Maximal.h"
 #include "passes/partition/ReduceRegion.h"
+#include "passes/partition/ReshapeRelayout.h"
 #include "passes/partition/ReshardBuilder.h"
 #include "passes/partition/Reverse.h"
 #include "passes/partition/WindowedOps.h"
@@ -117,10 +120,11 @@ ArrayRef<int64_t> shapeOf(Value v) {
 class Partitioner : public RegionPartitioner {
 public:
   Partitioner(func::FuncOp func, MeshOp meshOp, ReshardPlanner &planner,
-              PartitionStats &stats)
+              const PartitionOptions &options, PartitionStats &stats)
       : func(func), meshName(FlatSymbolRefAttr::get(meshOp.getSymNameAttr())),
-        mesh(planner.getMesh()), planner(planner), stats(stats),
-        builder(func.getContext()), local(builder, mesh, meshName) {}
+        mesh(planner.getMesh()), planner(planner), options(options),
+        stats(stats), builder(func.getContext()),
+        local(builder, mesh, meshName) {}
 
   LogicalResult run();
 
@@ -169,13 +173,32 @@ private:
     FactorAssignment assignment;
     /// Dimensions of the windowed operands that get a halo exchange.
     SmallVector<std::pair<int64_t, Window>> windows;
+    /// Split windowed dimensions gathered instead, and why.
+    SmallVector<std::pair<int64_t, StringRef>> gatheredWindows;
+    /// A concatenate along a split dimension: each operand's exchange.
+    std::optional<ConcatExchange> concat;
     double cost = std::numeric_limits<double>::infinity();
   };
   /// The cheapest assignment of `rule`'s factors for `op`.
   RuleChoice chooseAssignment(Operation *op, const OpShardingRule &rule);
   LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule) {
-    return buildRuleOp(op, rule, chooseAssignment(op, rule));
+    RuleChoice choice = chooseAssignment(op, rule);
+    if (auto reshape = dyn_cast<ReshapeOp>(op))
+      if (succeeded(partitionFlatRelayout(reshape, choice.cost)))
+        return success();
+    if (auto slice = dyn_cast<DynamicSliceOp>(op))
+      if (succeeded(partitionMaskedDynamicSlice(slice, choice.cost)))
+        return success();
+    return buildRuleOp(op, rule, choice);
   }
+  /// A dynamic_slice over split offset dimensions by a masked local slice,
+  /// a pending sum (passes/partition/DynamicSlice.h), when its reduction
+  /// costs less than `ruleCost`; fails, building nothing, otherwise.
+  LogicalResult partitionMaskedDynamicSlice(DynamicSliceOp op, double ruleCost);
+  /// A reshape between contiguous splits by a halo exchange on the flattened
+  /// blocks (passes/partition/ReshapeRelayout.h), when it costs less than
+  /// `ruleCost` (or halo=always); fails, building nothing, otherwise.
+  LogicalResult partitionFlatRelayout(ReshapeOp op, double ruleCost);
   /// Builds the local op of `choice`, resharding operands to it.
   LogicalResult buildRuleOp(Operation *op, const OpShardingRule &rule,
                             const RuleChoice &choice);
@@ -191,16 +214,22 @@ private:
                          SmallVectorImpl<int64_t> &blocked);
   /// Dimensions of operand 0 of a windowed op whose permutation factor is
   /// sharded, with their windows; adds factors whose window is too wide for
-  /// a halo exchange to `blocked`.
+  /// a halo exchange (or all, with halo=never) to `blocked`, and their
+  /// dimensions to `gathered`.
   SmallVector<std::pair<int64_t, Window>>
   windowedDims(Operation *op, const OpShardingRule &rule,
                const FactorAssignment &assignment,
-               SmallVectorImpl<int64_t> &blocked);
+               SmallVectorImpl<int64_t> &blocked,
+               SmallVectorImpl<std::pair<int64_t, StringRef>> &gathered);
+  /// What the halo exchanges of `windows` cost.
+  double haloCost(Operation *op, const FactorAssignment &assignment,
+                  ArrayRef<std::pair<int64_t, Window>> windows);
 
   func::FuncOp func;
   FlatSymbolRefAttr meshName;
   const MeshModel &mesh;
   ReshardPlanner &planner;
+  const PartitionOptions &options;
   PartitionStats &stats;
   OpBuilder builder;
   LocalBuilder local;
@@ -438,9 +467,10 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
   // than all-reducing the product). Keep the one whose reshards (operands
   // in, result out to its target) cost least; ties keep the earlier
   // candidate, so results-first with kept splits wins when nothing is
-  // gained. A reverse may also gather its split reversed dimensions instead
-  // of permuting mirror blocks (passes/partition/Reverse.h); the permutes
-  // count in its cost.
+  // gained. Windowed ops and reverse may also gather their split windowed
+  // (reversed) dimensions instead of exchanging halos (permuting mirror
+  // blocks, passes/partition/Reverse.h); the permutes count in the cost.
+  // halo=always or halo=never leaves one of the two.
   int64_t numOperands = op->getNumOperands();
   SmallVector<SmallVector<int64_t>> orders{{}};
   for (int64_t first = 0; first < numOperands; ++first) {
@@ -455,9 +485,14 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     bool splitReductions;
     bool shardPermutations;
   };
-  SmallVector<bool, 2> permutationChoices{isWindowedOp(op) ||
-                                          isa<ReverseOp>(op)};
-  if (isa<ReverseOp>(op))
+  bool exchanges = isWindowedOp(op) || isa<ReverseOp, ConcatenateOp>(op);
+  SmallVector<bool, 2> permutationChoices{exchanges};
+  // halo=never still lets windows that stay inside shards (a
+  // select_and_scatter's) keep their split: windowedDims blocks the halos.
+  if (exchanges && options.halo == HaloMode::never &&
+      isa<ReverseOp, ConcatenateOp>(op))
+    permutationChoices = {false};
+  if (exchanges && options.halo == HaloMode::automatic)
     permutationChoices.push_back(false);
   SmallVector<Candidate> candidates;
   for (bool shardPermutations : permutationChoices) {
@@ -480,12 +515,13 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     options.offerOrder = order;
     FactorAssignment candidate;
     SmallVector<std::pair<int64_t, Window>> candidateWindows;
+    SmallVector<std::pair<int64_t, StringRef>> gathered;
     while (true) {
       candidate = assignFactors(rule, mesh, current, operandShapes, targets,
                                 resultShapes, options);
       size_t blocked = options.blockedFactors.size();
       candidateWindows =
-          windowedDims(op, rule, candidate, options.blockedFactors);
+          windowedDims(op, rule, candidate, options.blockedFactors, gathered);
       blockUnevenGroups(op, rule, candidate, options.blockedFactors);
       if (options.blockedFactors.size() == blocked)
         break;
@@ -495,15 +531,31 @@ Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
     double cost = 0;
     for (auto [i, result] : llvm::enumerate(op->getResults()))
       cost += reshardCost(result, candidate.results[i], targets[i]);
+    // A concatenate along a split dimension prices each operand's halo
+    // exchange (and its reshard) against gathering it.
+    std::optional<ConcatExchange> concat;
+    if (auto concatOp = dyn_cast<ConcatenateOp>(op);
+        concatOp && !candidate.results[0].dimAxes[concatOp.getDim()].empty())
+      concat = planConcatExchange(
+          concatOp, candidate, mesh, planner.getCosts(), this->options.halo,
+          [&](unsigned i, const ShardLayout &layout) {
+            return reshardCost(op->getOperand(i), current[i], layout);
+          });
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-      cost += reshardCost(operand, current[i], candidate.operands[i]);
+      if (!concat)
+        cost += reshardCost(operand, current[i], candidate.operands[i]);
+    if (concat)
+      cost += concat->cost;
     if (auto reverse = dyn_cast<ReverseOp>(op))
       cost += mirrorExchangeCost(reverse, candidate.operands[0], mesh,
                                  planner.getCosts());
+    cost += haloCost(op, candidate, candidateWindows);
     if (cost < best.cost) {
       best.cost = cost;
       best.assignment = std::move(candidate);
       best.windows = std::move(candidateWindows);
+      best.gatheredWindows = std::move(gathered);
+      best.concat = std::move(concat);
     }
     // Costs are never negative and ties keep the earlier candidate, so no
     // later one can replace a free assignment (most ops need no reshard).
@@ -517,6 +569,32 @@ LogicalResult Partitioner::buildRuleOp(Operation *op,
                                        const OpShardingRule &rule,
                                        const RuleChoice &choice) {
   const FactorAssignment &assignment = choice.assignment;
+  if (options.halo == HaloMode::always)
+    for (auto [dim, why] : choice.gatheredWindows)
+      op->emitRemark() << "halo=always: dimension " << dim
+                       << " is gathered: " << why;
+  if (auto concat = dyn_cast<ConcatenateOp>(op); concat && choice.concat) {
+    int64_t dim = concat.getDim();
+    SmallVector<Value> operands;
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      const ConcatExchange::Source &source = choice.concat->sources[i];
+      if (options.halo == HaloMode::always && source.haloDoesNotFit)
+        op->emitRemark() << "halo=always: operand " << i
+                         << " is gathered: a device needs rows beyond its "
+                            "neighbours' blocks";
+      operands.push_back(getAs(operand,
+                               source.gather
+                                   ? gatheredAlong(assignment.operands[i], dim,
+                                                   shapeOf(operand)[dim])
+                                   : assignment.operands[i],
+                               op->getLoc()));
+    }
+    placed[op->getResult(0)] = {buildLocalConcat(local, concat, operands,
+                                                 assignment, *choice.concat,
+                                                 mesh),
+                                assignment.results[0]};
+    return success();
+  }
   SmallVector<ArrayRef<int64_t>> operandShapes;
   for (Value operand : op->getOperands())
     operandShapes.push_back(shapeOf(operand));
@@ -625,6 +703,42 @@ LogicalResult Partitioner::partitionGeneralReduce(ReduceRegionOp op,
   return success();
 }
 
+LogicalResult Partitioner::partitionFlatRelayout(ReshapeOp op,
+                                                 double ruleCost) {
+  if (options.halo == HaloMode::never)
+    return failure();
+  const Placed &input = placed.at(op.getOperand());
+  ShardLayout target =
+      layoutOf(getResultShardingAttr(op, 0), op.getType().getShape());
+  std::optional<FlatRelayout> plan =
+      planFlatRelayout(op, input.layout, target, mesh, planner.getCosts());
+  if (!plan || (options.halo == HaloMode::automatic && plan->cost >= ruleCost))
+    return failure();
+  placed[op.getResult()] = {
+      buildFlatRelayout(local, op, input.local, *plan, target, mesh), target};
+  return success();
+}
+
+LogicalResult Partitioner::partitionMaskedDynamicSlice(DynamicSliceOp op,
+                                                       double ruleCost) {
+  const Placed &input = placed.at(op.getInput());
+  std::optional<ShardLayout> layout = maskedSliceLayout(op, input.layout, mesh);
+  if (!layout)
+    return failure();
+  ShardLayout target =
+      layoutOf(getResultShardingAttr(op, 0), op.getType().getShape());
+  if (reshardCost(op.getResult(), *layout, target) >= ruleCost)
+    return failure();
+  SmallVector<Value> offsets;
+  for (Value offset : op.getOffsets())
+    offsets.push_back(getAs(offset, ShardLayout::replicated({}), op.getLoc()));
+  placed[op.getResult()] = {buildMaskedDynamicSlice(local, op, input.local,
+                                                    offsets, input.layout,
+                                                    mesh),
+                            *layout};
+  return success();
+}
+
 void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
                                     const FactorAssignment &assignment,
                                     SmallVectorImpl<int64_t> &blocked) {
@@ -645,10 +759,10 @@ void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
     blocked.push_back(groupFactor);
 }
 
-SmallVector<std::pair<int64_t, Window>>
-Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
-                          const FactorAssignment &assignment,
-                          SmallVectorImpl<int64_t> &blocked) {
+SmallVector<std::pair<int64_t, Window>> Partitioner::windowedDims(
+    Operation *op, const OpShardingRule &rule,
+    const FactorAssignment &assignment, SmallVectorImpl<int64_t> &blocked,
+    SmallVectorImpl<std::pair<int64_t, StringRef>> &gathered) {
   SmallVector<std::pair<int64_t, Window>> windows;
   if (!isWindowedOp(op))
     return windows;
@@ -658,20 +772,42 @@ Partitioner::windowedDims(Operation *op, const OpShardingRule &rule,
         assignment.factorAxes[factors[0]].empty())
       continue;
     SplitWindow split = planSplitWindow(op, d, assignment, mesh);
-    if (split.kind == SplitWindow::gather)
+    if (split.kind == SplitWindow::halo && options.halo == HaloMode::never)
+      split = {SplitWindow::gather, {}, "halo=never"};
+    if (split.kind == SplitWindow::gather) {
       blocked.push_back(factors[0]);
-    else if (split.kind == SplitWindow::halo)
+      gathered.push_back({static_cast<int64_t>(d), split.reason});
+    } else if (split.kind == SplitWindow::halo) {
       windows.push_back({static_cast<int64_t>(d), split.window});
+    }
   }
   return windows;
+}
+
+double Partitioner::haloCost(Operation *op, const FactorAssignment &assignment,
+                             ArrayRef<std::pair<int64_t, Window>> windows) {
+  double cost = 0;
+  for (auto [dim, window] : windows)
+    for (unsigned i : windowedOperands(op)) {
+      const ShardLayout &layout = assignment.operands[i];
+      auto type = cast<RankedTensorType>(op->getOperand(i).getType());
+      double bytes = static_cast<double>(layout.localElements(mesh)) *
+                     ((type.getElementTypeBitWidth() + 7) / 8);
+      cost += haloExchangeCost(
+          window, layout.numShards(mesh, dim), layout.localShape(mesh)[dim],
+          bytes, planner.getCosts().byteCost(mesh.linkOf(layout.dimAxes[dim])),
+          planner.getCosts());
+    }
+  return cost;
 }
 
 } // namespace
 
 LogicalResult partitionFunction(func::FuncOp func, MeshOp mesh,
                                 ReshardPlanner &planner,
+                                const PartitionOptions &options,
                                 PartitionStats &stats) {
-  return Partitioner(func, mesh, planner, stats).run();
+  return Partitioner(func, mesh, planner, options, stats).run();
 }
 
 } // namespace xspmd::partition

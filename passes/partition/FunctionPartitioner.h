@@ -11,6 +11,7 @@
 #ifndef XSPMD_PASSES_PARTITION_FUNCTIONPARTITIONER_H
 #define XSPMD_PASSES_PARTITION_FUNCTIONPARTITIONER_H
 
+#include "passes/partition/PartitionOptions.h"
 #include "passes/partition/ReshardPlanner.h"
 
 #include "dialects/xla/XlaOps.h"
@@ -28,6 +29,7 @@ struct PartitionStats {
 /// fails on what it cannot partition.
 mlir::LogicalResult partitionFunction(mlir::func::FuncOp func, xla::MeshOp mesh,
                                       ReshardPlanner &planner,
+                                      const PartitionOptions &options,
                                       PartitionStats &stats);
 
 /// The one mesh the shardings of `func` name; null when it has none. Emits

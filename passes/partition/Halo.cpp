@@ -26,6 +26,22 @@ std::optional<HaloSizes> haloSizes(const Window &window, int64_t numShards,
   return halo;
 }
 
+double haloExchangeCost(const Window &window, int64_t numShards, int64_t block,
+                        double blockBytes, double byteCost,
+                        const ReshardCostModel &costs) {
+  std::optional<HaloSizes> halo = haloSizes(window, numShards, block);
+  assert(halo && "window reaches past the neighbouring blocks");
+  if (numShards < 2 || block == 0)
+    return 0;
+  double cost = 0;
+  for (int64_t rows : {halo->left, halo->right})
+    if (rows > 0)
+      cost += costs.perCollectiveCost + blockBytes * static_cast<double>(rows) /
+                                            static_cast<double>(block) *
+                                            byteCost;
+  return cost;
+}
+
 Value buildWindow(LocalBuilder &local, Location loc, Value value,
                   const ShardLayout &layout, const MeshModel &mesh, int64_t dim,
                   int64_t globalSize, const Window &window, TypedAttr fill) {

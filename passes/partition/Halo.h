@@ -36,6 +36,15 @@ struct HaloSizes {
 std::optional<HaloSizes> haloSizes(const Window &window, int64_t numShards,
                                    int64_t block);
 
+/// What the halo exchange of `window` costs in the planner's units (bytes
+/// each device sends, weighted by `byteCost`, plus a fixed cost per
+/// collective) for an input laid out in `numShards` blocks of `block`
+/// elements along the windowed dimension, `blockBytes` bytes in all. The
+/// window must fit (haloSizes).
+double haloExchangeCost(const Window &window, int64_t numShards, int64_t block,
+                        double blockBytes, double byteCost,
+                        const ReshardCostModel &costs);
+
 /// The window of `local` (laid out by `layout`, global size `globalSize`
 /// along `dim`) each device needs: a tensor whose `dim` has `window.size`
 /// elements; elements outside [0, globalSize) are `fill`. The window must

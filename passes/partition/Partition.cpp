@@ -55,7 +55,9 @@ struct PartitionPass : xspmd::impl::XlaPartitionPassBase<PartitionPass> {
         planner = std::make_unique<ReshardPlanner>(
             MeshModel::fromAttr(mesh->getMesh()), costs);
       PartitionStats stats;
-      if (failed(partitionFunction(func, *mesh, *planner, stats)))
+      PartitionOptions options;
+      options.halo = halo;
+      if (failed(partitionFunction(func, *mesh, *planner, options, stats)))
         return signalPassFailure();
       numReshards += stats.reshards;
       numCollectives += stats.collectives;

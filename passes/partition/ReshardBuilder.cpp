@@ -79,11 +79,15 @@ Value buildReshard(OpBuilder &b, Location loc, Value local,
       local = AllSliceOp::create(b, loc, out, local, step.dim, meshName, axes,
                                  nullptr, nullptr);
       break;
-    case ReshardKind::AllToAll:
+    case ReshardKind::AllToAll: {
+      int64_t count = 1;
+      for (int a : step.axes)
+        count *= mesh.axisSizes[a];
       local = AllToAllOp::create(b, loc, out, local, step.toDim, step.dim,
-                                 mesh.axisSizes[step.axes.front()], meshName,
-                                 axes, DenseIntElementsAttr(), LinkClassAttr());
+                                 count, meshName, axes, DenseIntElementsAttr(),
+                                 LinkClassAttr());
       break;
+    }
     case ReshardKind::Permute: {
       SmallVector<int64_t> sources =
           permuteSources(mesh, step.before, step.after);

@@ -92,19 +92,28 @@ public:
         step.after.dimAxes[d].pop_back();
         step.bytesPerDevice = (mesh.axisSizes[a] - 1) * bytes;
         out.push_back(std::move(step));
-        // all-to-all of the minor-most axis to another dimension.
-        if (llvm::is_contained(targetDimAxes, a))
+        // all-to-all of the minor-most axes to another dimension: one
+        // collective over all of them keeps their order (moving them one at
+        // a time would reverse it, or gather and slice again).
+        const auto &axes = s.dimAxes[d];
+        for (size_t k = 1; k <= axes.size(); ++k) {
+          ArrayRef<int> moved = ArrayRef<int>(axes).take_back(k);
+          if (!llvm::is_contained(targetDimAxes, moved.front()))
+            break;
+          int64_t size = 1;
+          for (int m : moved)
+            size *= mesh.axisSizes[m];
           for (int64_t j = 0; j < s.rank(); ++j)
-            if (j != d && divides(s, j, a)) {
-              ReshardStep move = makeStep(ReshardKind::AllToAll, s, {a});
+            if (j != d && dividesBy(s, j, size)) {
+              ReshardStep move = makeStep(ReshardKind::AllToAll, s, moved);
               move.dim = d;
               move.toDim = j;
-              move.after.dimAxes[d].pop_back();
-              move.after.dimAxes[j].push_back(a);
-              int64_t size = mesh.axisSizes[a];
+              move.after.dimAxes[d].resize(axes.size() - k);
+              move.after.dimAxes[j].append(moved.begin(), moved.end());
               move.bytesPerDevice = bytes * (size - 1) / size;
               out.push_back(std::move(move));
             }
+        }
       } else if (s.paddedSize[d] != target.paddedSize[d]) {
         ReshardStep step = makeStep(ReshardKind::Repad, s, {});
         step.dim = d;
@@ -130,7 +139,10 @@ public:
 
 private:
   bool divides(const ShardLayout &s, int64_t d, int a) const {
-    return s.paddedSize[d] % (s.numShards(mesh, d) * mesh.axisSizes[a]) == 0;
+    return dividesBy(s, d, mesh.axisSizes[a]);
+  }
+  bool dividesBy(const ShardLayout &s, int64_t d, int64_t size) const {
+    return s.paddedSize[d] % (s.numShards(mesh, d) * size) == 0;
   }
 
   ReshardStep makeStep(ReshardKind kind, const ShardLayout &s,

@@ -10,7 +10,7 @@
 //   reduce-scatter  reduce a partial axis and split a dimension by it
 //   all-gather      drop the minor-most axis of a dimension
 //   all-slice       split a dimension further by an unused axis (local)
-//   all-to-all      move the minor-most axis of one dimension to another
+//   all-to-all      move the minor-most axes of one dimension to another
 //   permute         reach a layout with the same local shape by sending each
 //                   device's block to the devices that need it
 //   repad           change the padded size of an unsplit dimension (local)

@@ -100,16 +100,23 @@ SmallVector<unsigned> windowedOperands(Operation *op) {
 SplitWindow planSplitWindow(Operation *op, int64_t dim,
                             const FactorAssignment &assignment,
                             const MeshModel &mesh) {
-  if (auto scatter = dyn_cast<SelectAndScatterOp>(op))
-    return {windowsStayInShards(scatter, dim, assignment, mesh)
-                ? SplitWindow::local
-                : SplitWindow::gather};
+  if (auto scatter = dyn_cast<SelectAndScatterOp>(op)) {
+    if (windowsStayInShards(scatter, dim, assignment, mesh))
+      return {SplitWindow::local};
+    return {SplitWindow::gather, {}, "its windows cross shard boundaries"};
+  }
   int64_t inBlock = assignment.operands[0].localShape(mesh)[dim];
   int64_t outBlock = assignment.results[0].localShape(mesh)[dim];
   std::optional<Window> window = windowOf(op, dim, outBlock);
-  if (!window ||
-      !haloSizes(*window, assignment.operands[0].numShards(mesh, dim), inBlock))
-    return {SplitWindow::gather};
+  if (!window)
+    return {SplitWindow::gather,
+            {},
+            "interior padding, input dilation or a non-constant init has no "
+            "halo"};
+  if (!haloSizes(*window, assignment.operands[0].numShards(mesh, dim), inBlock))
+    return {SplitWindow::gather,
+            {},
+            "the window reaches past the neighbouring blocks"};
   return {SplitWindow::halo, *window};
 }
 

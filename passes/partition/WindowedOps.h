@@ -36,6 +36,8 @@ struct SplitWindow {
   } kind = gather;
   /// The input window of a device (halo only).
   Window window{};
+  /// Why the dimension is gathered (gather only).
+  llvm::StringRef reason;
 };
 
 /// What `op` needs along dimension `dim` of its windowed operands, whose

@@ -64,21 +64,22 @@ func.func @maxpool_uneven(%x: tensor<2x7x7x3xf32> {xla.sharding = #xla.sharding<
   return %y : tensor<2x4x4x3xf32>
 }
 
-// Integer max pool with a dilated window: halos of two rows.
+// Integer max pool with a dilated window: halos of two rows (64 columns:
+// on narrower rows two permutes would cost more than gathering the rows).
 // CHECK-LABEL: func.func @maxpool_dilated_i32(
-// CHECK-SAME: tensor<1x6x2xi32>
+// CHECK-SAME: tensor<1x6x64xi32>
 // CHECK-COUNT-2: xla.collective_permute
 // CHECK-NOT: xla.all_gather
 // CHECK: return
-func.func @maxpool_dilated_i32(%x: tensor<1x12x2xi32> {xla.sharding = #xla.sharding<@mesh, [{}, {"x"}, {}]>})
-    -> (tensor<1x12x2xi32> {xla.sharding = #xla.sharding<@mesh, [{}, {"x"}, {}]>}) {
+func.func @maxpool_dilated_i32(%x: tensor<1x12x64xi32> {xla.sharding = #xla.sharding<@mesh, [{}, {"x"}, {}]>})
+    -> (tensor<1x12x64xi32> {xla.sharding = #xla.sharding<@mesh, [{}, {"x"}, {}]>}) {
   %lowest = xla.constant dense<-2147483648> : tensor<i32>
   %y = xla.reduce_window(%x) init(%lowest) window_dimensions = [1, 3, 1], window_strides = [1, 1, 1], base_dilations = [1, 1, 1], window_dilations = [1, 2, 1], padding = [[0, 0], [2, 2], [0, 0]] {
   ^bb0(%a: tensor<i32>, %b: tensor<i32>):
     %m = xla.max %a, %b : tensor<i32>
     xla.yield %m : tensor<i32>
-  } : (tensor<1x12x2xi32>, tensor<i32>) -> tensor<1x12x2xi32>
-  return %y : tensor<1x12x2xi32>
+  } : (tensor<1x12x64xi32>, tensor<i32>) -> tensor<1x12x64xi32>
+  return %y : tensor<1x12x64xi32>
 }
 
 // Average pool 2x2, stride 2 (sum, then divide): the batch over x, rows

@@ -22,8 +22,8 @@
 
 // HALO: PARTITIONED @halo into @halo.spmd: 3 collective_permute
 // HALO-NEXT: LOWERED @halo.spmd: 1 body for 8 devices
-// HALO: [check] result[0]: 14x3xf32 {{.*}}: ok
-// HALO: [check] result[1]: 19x3xf32 {{.*}}: ok
+// HALO: [check] result[0]: 14x64xf32 {{.*}}: ok
+// HALO: [check] result[1]: 19x64xf32 {{.*}}: ok
 // HALO: [SUCCESS]
 
 // RESHARD: LOWERED @reshard.spmd: 1 body for 8 devices

@@ -38,6 +38,7 @@ struct Options {
   int64_t devices = 0;
   bool check = false;
   bool noPartition = false;
+  std::string halo = "auto";
   std::string referenceFunction;
   std::vector<std::string> deviceFunctions;
   std::optional<double> checkAtol, checkRtol;
@@ -344,9 +345,13 @@ int run(const Options &opts) {
   RunState state;
   std::vector<Tensor> outputs;
   std::vector<double> simulationSeconds;
+  SpmdPipelineOptions pipeline;
+  pipeline.halo = opts.halo == "always"  ? partition::HaloMode::always
+                  : opts.halo == "never" ? partition::HaloMode::never
+                                         : partition::HaloMode::automatic;
   for (int64_t step = 0; step < opts.repeat; ++step) {
     llvm::Expected<Session::CompiledGraph> graph = (*session)->compileGraph(
-        *func, opts.devices, !opts.noPartition, SpmdPipelineOptions());
+        *func, opts.devices, !opts.noPartition, pipeline);
     if (!graph)
       return fail(graph.takeError());
     if (step == 0) {
@@ -460,6 +465,10 @@ int main(int argc, char **argv) {
   app.add_flag("--no-partition", opts.noPartition,
                "run the function as written even when it carries shardings "
                "(default: partition it with --xla-spmd-pipeline first)");
+  app.add_option("--halo", opts.halo,
+                 "split windowed dimensions: exchange halos by cost (auto), "
+                 "whenever the window fits (always) or never (gather)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_option("--reference-function", opts.referenceFunction,
                  "unpartitioned function computing the same results on "
                  "global shapes");

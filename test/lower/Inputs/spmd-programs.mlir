@@ -24,12 +24,12 @@ func.func @padded(%x: tensor<10x6xf32> {xla.sharding = #xla.sharding<@mesh, [{"m
 }
 
 // A slice at an offset and edge padding: halos from both neighbours.
-func.func @halo(%a: tensor<16x3xf32> {xla.sharding = #xla.sharding<@mesh, [{"model"}, {}]>})
-    -> (tensor<14x3xf32> {xla.sharding = #xla.sharding<@mesh, [{"model"}, {}]>},
-        tensor<19x3xf32> {xla.sharding = #xla.sharding<@mesh, [{"model"}, {}]>}) {
-  %s = xla.slice %a, start = [1, 0], limit = [15, 3], strides = [1, 1] : (tensor<16x3xf32>) -> tensor<14x3xf32>
-  %p = xla.pad %a, low = [2, 0], high = [1, 0], interior = [0, 0], value = 7.0 : (tensor<16x3xf32>) -> tensor<19x3xf32>
-  return %s, %p : tensor<14x3xf32>, tensor<19x3xf32>
+func.func @halo(%a: tensor<16x64xf32> {xla.sharding = #xla.sharding<@mesh, [{"model"}, {}]>})
+    -> (tensor<14x64xf32> {xla.sharding = #xla.sharding<@mesh, [{"model"}, {}]>},
+        tensor<19x64xf32> {xla.sharding = #xla.sharding<@mesh, [{"model"}, {}]>}) {
+  %s = xla.slice %a, start = [1, 0], limit = [15, 64], strides = [1, 1] : (tensor<16x64xf32>) -> tensor<14x64xf32>
+  %p = xla.pad %a, low = [2, 0], high = [1, 0], interior = [0, 0], value = 7.0 : (tensor<16x64xf32>) -> tensor<19x64xf32>
+  return %s, %p : tensor<14x64xf32>, tensor<19x64xf32>
 }
 
 // A reshard that moves blocks between devices (rows -> columns) and a
