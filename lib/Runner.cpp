@@ -36,6 +36,24 @@ bindValue(func::FuncOp func, xla::ShardingAttr sharding,
   if (sharding) {
     xla::MeshOp meshOp = xla::lookupMesh(func, sharding.getMesh());
     mesh = meshOp.getMesh();
+    if (mesh.isMaximal()) {
+      // The whole value, on one device: fed to it and read from it.
+      int64_t device = mesh.getMaximalDevice();
+      if (device >= numDevices)
+        return runnerError(fmt::format(
+            "{} is on device {} (maximal mesh @{}) but the run uses {} devices",
+            what, device, meshOp.getSymName().str(), numDevices));
+      value.mesh = xla::MeshModel::flat(numDevices);
+      value.global = globalHint ? *globalHint : local;
+      value.shards = xla::ShardLayout::maximal(value.global.shape, device);
+      if (!llvm::equal(value.global.shape, local.shape) ||
+          value.global.type != local.type)
+        return runnerError(fmt::format(
+            "{} is on one device, so the function must take it whole ({}), "
+            "not {}",
+            what, value.global.toString(), local.toString()));
+      return value;
+    }
     if (mesh.getNumDevices() != numDevices)
       return runnerError(fmt::format(
           "{} is sharded over @{} ({} devices) but the run uses {} devices",
@@ -219,6 +237,16 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs,
       perDevice[0].push_back(inputs[i]);
       continue;
     }
+    if (args[i].shards.isMaximal()) {
+      // Only its device holds the value; the others get zeros of the same
+      // shape (the program masks them out where it broadcasts it).
+      Tensor zeros =
+          Tensor::zeros(inputs[i].getElementType(), inputs[i].getShape());
+      for (int64_t d = 0; d < numDevices; ++d)
+        perDevice[d].push_back(d == args[i].shards.maximalDevice ? inputs[i]
+                                                                 : zeros);
+      continue;
+    }
     // Replicas of a block share one copy (tensors are immutable).
     std::map<std::vector<int64_t>, Tensor> blocks;
     for (int64_t d = 0; d < numDevices; ++d) {
@@ -242,6 +270,11 @@ FunctionRunner::run(llvm::ArrayRef<Tensor> inputs,
   std::vector<Tensor> global;
   for (size_t r = 0; r < results.size(); ++r) {
     // The blocks of a result are freed as soon as it is assembled.
+    if (results[r].shards.isMaximal()) {
+      global.push_back(
+          std::move((*outputs)[results[r].shards.maximalDevice][r]));
+      continue;
+    }
     std::vector<Tensor> locals;
     for (int64_t d = 0; d < numDevices; ++d)
       locals.push_back(std::move((*outputs)[d][r]));

@@ -34,6 +34,14 @@ int64_t MeshAttr::getNumDevices() const {
   return n;
 }
 
+bool MeshAttr::isMaximal() const {
+  return getDeviceIds().size() == 1 && getNumDevices() == 1;
+}
+
+int64_t MeshAttr::getMaximalDevice() const {
+  return isMaximal() ? getDeviceIds().front() : -1;
+}
+
 int64_t MeshAttr::getAxisIndex(StringRef name) const {
   for (auto [i, axis] : llvm::enumerate(getAxes()))
     if (axis.getName().getValue() == name)
@@ -154,6 +162,14 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         return emitError() << "hybrid mesh axis \"" << axis.getName().getValue()
                            << "\" has DCN size " << dcn
                            << "; sizes must be positive";
+  }
+  // A maximal mesh names one device of the module (its range is checked
+  // against the module's other meshes by the `xla.mesh` op).
+  if (numDevices == 1 && deviceIds.size() == 1) {
+    if (deviceIds.front() < 0)
+      return emitError() << "maximal mesh names device " << deviceIds.front()
+                         << "; device ids must be >= 0";
+    return success();
   }
   if (!deviceIds.empty()) {
     if (static_cast<int64_t>(deviceIds.size()) != numDevices)

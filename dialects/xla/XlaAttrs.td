@@ -22,6 +22,10 @@ def Xla_MeshAttr : Xla_Attr<"Mesh", "mesh"> {
       (torch_xla `Mesh(np.arange(N), shape)`);
     - `<["x"=4, "y"=2], devices=[0, 2, 4, 6, 1, 3, 5, 7]>`: an explicit device
       order, row-major over the logical mesh (must be a permutation);
+    - `<[], devices=[3]>`: a maximal (single-device) mesh, Shardy's
+      `<[], device_ids=[3]>` and GSPMD's `{maximal device=3}`: a value
+      sharded over it lives on device 3 only, in a module whose other meshes
+      span more devices (3 must be below their device count);
     - `hybrid<ici=["data"=1, "fsdp"=4], dcn=["data"=2, "fsdp"=1]>`: torch_xla
       `HybridMesh` / JAX `create_hybrid_device_mesh`. Axis i has size
       ici[i]*dcn[i]; slice s holds devices s*S..(s+1)*S-1 (S = prod(ici)),
@@ -40,6 +44,10 @@ def Xla_MeshAttr : Xla_Attr<"Mesh", "mesh"> {
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     bool isHybrid() const { return !getDcnSizes().empty(); }
+    /// A single-device mesh naming its device (`<[], devices=[k]>`).
+    bool isMaximal() const;
+    /// The device of a maximal mesh, -1 for other meshes.
+    int64_t getMaximalDevice() const;
     int64_t getNumDevices() const;
     int64_t getRank() const { return getAxes().size(); }
     /// Index of the axis called `name`, or -1.

@@ -34,10 +34,16 @@ MeshOp findFirstMesh(Operation *from) {
                                     : from->getParentOfType<ModuleOp>();
   if (!module)
     return {};
+  // Maximal meshes name one device; any other mesh spans them all.
+  MeshOp maximal;
   for (Operation &op : module.getBody()->getOperations())
-    if (auto mesh = dyn_cast<MeshOp>(op))
-      return mesh;
-  return {};
+    if (auto mesh = dyn_cast<MeshOp>(op)) {
+      if (!mesh.getMesh().isMaximal())
+        return mesh;
+      if (!maximal)
+        maximal = mesh;
+    }
+  return maximal;
 }
 
 DeviceGroups groupsFromAttr(DenseIntElementsAttr groups) {

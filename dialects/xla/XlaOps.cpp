@@ -128,22 +128,43 @@ void MeshOp::print(OpAsmPrinter &printer) {
 }
 
 LogicalResult MeshOp::verify() {
-  // All meshes of a module span the same devices: compare with the first.
-  for (Operation &op : (*this)->getBlock()->getOperations()) {
-    auto first = dyn_cast<MeshOp>(op);
-    if (!first)
-      continue;
-    if (first == *this)
-      return success();
-    int64_t expected = first.getMesh().getNumDevices();
-    int64_t actual = getMesh().getNumDevices();
-    if (expected != actual)
-      return emitOpError() << "spans " << actual << " devices but mesh @"
-                           << first.getSymName() << " spans " << expected
-                           << "; all meshes of a module must span the same "
-                              "devices";
+  // All meshes of a module span the same devices, except maximal meshes,
+  // which name one of them: compare with the first mesh that is not maximal.
+  MeshOp first;
+  for (Operation &op : (*this)->getBlock()->getOperations())
+    if (auto mesh = dyn_cast<MeshOp>(op); mesh && !mesh.getMesh().isMaximal()) {
+      first = mesh;
+      break;
+    }
+  MeshAttr mesh = getMesh();
+  if (mesh.isMaximal()) {
+    int64_t device = mesh.getMaximalDevice();
+    if (!first) {
+      if (device == 0)
+        return success();
+      return emitOpError()
+             << "is a maximal mesh on device " << device
+             << " but no mesh of the module spans the devices; declare the "
+                "module's mesh next to it";
+    }
+    int64_t numDevices = first.getMesh().getNumDevices();
+    if (device >= numDevices)
+      return emitOpError() << "is a maximal mesh on device " << device
+                           << " but mesh @" << first.getSymName() << " spans "
+                           << numDevices << " devices (0.." << numDevices - 1
+                           << ")";
     return success();
   }
+  if (!first || first == *this)
+    return success();
+  int64_t expected = first.getMesh().getNumDevices();
+  int64_t actual = mesh.getNumDevices();
+  if (expected != actual)
+    return emitOpError() << "spans " << actual << " devices but mesh @"
+                         << first.getSymName() << " spans " << expected
+                         << "; all meshes of a module must span the same "
+                            "devices (a single-device mesh names its device: "
+                            "<[], devices=[k]>)";
   return success();
 }
 

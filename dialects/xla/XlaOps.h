@@ -34,8 +34,9 @@ mlir::Attribute getResultShardingAttr(mlir::Operation *op, unsigned i);
 mlir::RankedTensorType localTypeOf(ShardingAttr sharding, MeshAttr mesh,
                                    mlir::RankedTensorType global);
 
-/// The first mesh of the module enclosing `from`, if any: all meshes of a
-/// module span the same devices, so it tells the device count.
+/// The first mesh of the module enclosing `from` that is not maximal (else
+/// the first maximal one), if any: all such meshes of a module span the same
+/// devices, so it tells the device count.
 MeshOp findFirstMesh(mlir::Operation *from);
 
 using DeviceGroups = llvm::SmallVector<llvm::SmallVector<int64_t>>;

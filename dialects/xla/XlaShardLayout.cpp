@@ -89,6 +89,12 @@ ShardLayout ShardLayout::fromSharding(ShardingAttr sharding,
   return layout;
 }
 
+ShardLayout ShardLayout::maximal(ArrayRef<int64_t> shape, int64_t device) {
+  ShardLayout layout = replicated(shape);
+  layout.maximalDevice = device;
+  return layout;
+}
+
 ShardLayout ShardLayout::replicated(ArrayRef<int64_t> shape) {
   ShardLayout layout;
   layout.dimAxes.resize(shape.size());
@@ -162,6 +168,8 @@ std::string ShardLayout::key() const {
     for (int a : partialAxes)
       key += std::to_string(a) + ',';
   }
+  if (isMaximal())
+    key += 'm' + std::to_string(maximalDevice);
   return key;
 }
 

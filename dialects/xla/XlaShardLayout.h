@@ -59,12 +59,19 @@ struct ShardLayout {
   /// Axes of a pending reduction, ascending.
   llvm::SmallVector<int, 2> partialAxes;
   ReductionKind partialKind = ReductionKind::sum;
+  /// The device of a value on a maximal mesh (it is whole there and nowhere
+  /// else: every device holds a block of the global shape, only this one's
+  /// is the value); -1 otherwise.
+  int64_t maximalDevice = -1;
 
   /// The canonical layout of `sharding` for a tensor of `shape`.
   static ShardLayout fromSharding(ShardingAttr sharding, const MeshModel &mesh,
                                   llvm::ArrayRef<int64_t> shape);
   /// The fully replicated layout of a tensor of `shape`.
   static ShardLayout replicated(llvm::ArrayRef<int64_t> shape);
+  /// The layout of a tensor of `shape` on device `device` only.
+  static ShardLayout maximal(llvm::ArrayRef<int64_t> shape, int64_t device);
+  bool isMaximal() const { return maximalDevice >= 0; }
 
   int64_t rank() const { return dimAxes.size(); }
   int64_t numShards(const MeshModel &mesh, int64_t dim) const;
@@ -88,6 +95,7 @@ struct ShardLayout {
   bool operator==(const ShardLayout &other) const {
     return dimAxes == other.dimAxes && paddedSize == other.paddedSize &&
            partialAxes == other.partialAxes &&
+           maximalDevice == other.maximalDevice &&
            (partialAxes.empty() || partialKind == other.partialKind);
   }
 };

@@ -137,8 +137,9 @@ FailureOr<std::string> ModuleExporter::getFunction(func::FuncOp func) {
 }
 
 LogicalResult ModuleExporter::run(StringRef function, raw_ostream &os) {
-  // The device count: every mesh of a module spans the same devices.
-  for (auto mesh : module.getOps<xla::MeshOp>())
+  // The device count: every mesh of a module that is not maximal spans the
+  // same devices.
+  if (xla::MeshOp mesh = xla::findFirstMesh(module))
     numDevices = mesh.getMesh().getNumDevices();
   func::FuncOp entry;
   if (!function.empty()) {

@@ -7,6 +7,8 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace xspmd;
 using namespace xspmd::hlo;
@@ -166,16 +168,25 @@ LogicalResult MeshInference::finalize(std::optional<int64_t> declaredDevices,
     }
     return true;
   };
-  for (const Layout &c : candidates) {
-    xla::MeshAttr mesh = toMesh(ctx, c);
-    if (expressesAll(mesh)) {
-      meshes.push_back({"mesh", mesh});
-      return success();
-    }
+  auto found = llvm::find_if(candidates, [&](const Layout &c) {
+    return expressesAll(toMesh(ctx, c));
+  });
+  if (found != candidates.end()) {
+    meshes.push_back({"mesh", toMesh(ctx, *found)});
+  } else {
+    // No common factoring: one mesh per distinct layout.
+    for (auto [i, l] : llvm::enumerate(layouts))
+      meshes.push_back({"mesh" + std::to_string(i), toMesh(ctx, l)});
   }
-  // No common factoring: one mesh per distinct layout.
-  for (auto [i, l] : llvm::enumerate(layouts))
-    meshes.push_back({"mesh" + std::to_string(i), toMesh(ctx, l)});
+  // `{maximal device=k}`: a maximal mesh per device named, after the mesh
+  // spanning the devices (which stays the default).
+  std::set<int64_t> maximalDevices;
+  for (const Seen &s : seen)
+    if (s.parsed.kind == Kind::maximal)
+      maximalDevices.insert(s.parsed.device);
+  for (int64_t k : maximalDevices)
+    meshes.push_back(
+        {"maximal_" + std::to_string(k), xla::MeshAttr::get(ctx, {}, {k}, {})});
   return success();
 }
 
@@ -192,6 +203,13 @@ FailureOr<xla::ShardingAttr> MeshInference::import(StringRef text, int64_t rank,
   if (!interop::parseHloSharding(text, parsed, error))
     return emitError(loc) << "cannot parse sharding '" << text
                           << "': " << error;
+  // On one device, a maximal sharding is replicated; on more it names its
+  // maximal mesh.
+  if (parsed.kind == interop::HloSharding::Kind::maximal && numDevices > 1)
+    return xla::ShardingAttr::getReplicated(
+        ctx,
+        FlatSymbolRefAttr::get(ctx, "maximal_" + std::to_string(parsed.device)),
+        rank);
   if (parsed.kind == interop::HloSharding::Kind::maximal ||
       parsed.kind == interop::HloSharding::Kind::replicated)
     return xla::ShardingAttr::getReplicated(ctx, getDefaultMeshRef(), rank);

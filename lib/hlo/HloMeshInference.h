@@ -45,7 +45,9 @@ public:
   const std::vector<NamedMesh> &getMeshes() const { return meshes; }
 
   /// The sharding for `text` on a value of `rank` (after finalize). A
-  /// maximal sharding on a multi-device module is replicated.
+  /// maximal sharding `{maximal device=k}` on a multi-device module is on
+  /// the maximal mesh @maximal_k (`<[], devices=[k]>`); on one device it is
+  /// replicated.
   mlir::FailureOr<xla::ShardingAttr> import(llvm::StringRef text, int64_t rank,
                                             mlir::Location loc);
 

@@ -39,6 +39,11 @@ struct DumpMeshesPass : xspmd::impl::XlaDumpMeshesPassBase<DumpMeshesPass> {
       SmallVector<int64_t> shape;
       for (MeshAxisAttr axis : mesh.getAxes())
         shape.push_back(axis.getSize());
+      if (mesh.isMaximal()) {
+        os << "mesh @" << meshOp.getSymName() << ": maximal on device "
+           << mesh.getMaximalDevice() << "\n";
+        continue;
+      }
       os << "mesh @" << meshOp.getSymName() << ": " << mesh.getNumDevices()
          << " devices, shape [";
       llvm::interleaveComma(shape, os);

@@ -14,6 +14,7 @@
 #include "passes/partition/LocalBuilder.h"
 #include "passes/partition/LocalOps.h"
 #include "passes/partition/ManualComputation.h"
+#include "passes/partition/Maximal.h"
 #include "passes/partition/ReduceRegion.h"
 #include "passes/partition/ReshapeRelayout.h"
 #include "passes/partition/ReshardBuilder.h"
@@ -35,10 +36,19 @@ namespace xspmd::partition {
 FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
   FlatSymbolRefAttr name;
   Operation *firstUser = nullptr;
+  bool anyMaximal = false;
+  SymbolTableCollection symbols;
   auto note = [&](Attribute attr, Operation *user) -> LogicalResult {
     auto sharding = dyn_cast_if_present<ShardingAttr>(attr);
     if (!sharding)
       return success();
+    // Maximal meshes name one device of the function's mesh: values on them
+    // are placed there (passes/partition/Maximal.h), not a second mesh.
+    if (MeshOp meshOp = lookupMesh(func, sharding.getMesh(), &symbols);
+        meshOp && meshOp.getMesh().isMaximal()) {
+      anyMaximal = true;
+      return success();
+    }
     if (!name) {
       name = sharding.getMesh();
       firstUser = user;
@@ -74,7 +84,7 @@ FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
   if (walk.wasInterrupted())
     return failure();
   if (!name)
-    return MeshOp();
+    return anyMaximal ? findFirstMesh(func) : MeshOp();
   MeshOp mesh = lookupMesh(func, name);
   if (!mesh)
     return func.emitOpError() << "names unknown mesh " << name;
@@ -163,10 +173,23 @@ private:
 
   ShardLayout layoutOf(Attribute sharding,
                        ArrayRef<int64_t> shape) const override {
-    if (auto s = dyn_cast_if_present<ShardingAttr>(sharding))
-      return ShardLayout::fromSharding(s, mesh, shape);
-    return ShardLayout::replicated(shape);
+    auto s = dyn_cast_if_present<ShardingAttr>(sharding);
+    if (!s)
+      return ShardLayout::replicated(shape);
+    if (int64_t device = maximalDeviceOf(s.getMesh()); device >= 0)
+      return ShardLayout::maximal(shape, device);
+    return ShardLayout::fromSharding(s, mesh, shape);
   }
+  /// The device of mesh `name` if it is maximal, else -1.
+  int64_t maximalDeviceOf(FlatSymbolRefAttr name) const {
+    auto [it, inserted] = maximalDevices.try_emplace(name, -1);
+    if (inserted)
+      if (MeshOp meshOp = lookupMesh(func, name))
+        it->second = meshOp.getMesh().getMaximalDevice();
+    return it->second;
+  }
+  /// The device every result of `op` is maximal on, or -1.
+  int64_t maximalResultDevice(Operation *op) const;
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
   Value getAs(Value global, const ShardLayout &layout, Location loc) override;
@@ -246,6 +269,7 @@ private:
   LocalBuilder local;
   DenseMap<Value, Placed> placed;
   std::map<std::pair<void *, std::string>, Value> reshardCache;
+  mutable DenseMap<Attribute, int64_t> maximalDevices;
   /// Rules of the ops being partitioned (still alive until the old body is
   /// erased), computed once per kind of op.
   ShardingRuleCache rules;
@@ -287,13 +311,21 @@ Value Partitioner::reshard(Value global, Value from,
     return from;
   auto key = std::make_pair(global.getAsOpaquePointer(), layout.key());
   auto type = cast<RankedTensorType>(global.getType());
-  const ReshardPlan &plan =
-      planner.plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
-                   fromLayout, layout);
+  ShardLayout source = fromLayout, target = layout;
+  Value value = from;
+  if (source.isMaximal() || target.isMaximal()) {
+    MaximalReshard m = planMaximalReshard(source, target, mesh);
+    if (m.maskDevice >= 0)
+      value = maskToDevice(builder, loc, value, m.maskDevice);
+    source = std::move(m.from);
+    target = std::move(m.to);
+  }
+  const ReshardPlan &plan = planner.plan(
+      type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, source, target);
   ++stats.reshards;
   for (const ReshardStep &step : plan.steps)
     stats.collectives += step.communicates();
-  Value result = buildReshard(builder, loc, from, plan, mesh, meshName);
+  Value result = buildReshard(builder, loc, value, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
 }
@@ -303,6 +335,13 @@ double Partitioner::reshardCost(Value global, const ShardLayout &from,
   if (from == to)
     return 0;
   auto type = cast<RankedTensorType>(global.getType());
+  if (from.isMaximal() || to.isMaximal()) {
+    MaximalReshard m = planMaximalReshard(from, to, mesh);
+    return planner
+        .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, m.from,
+              m.to)
+        .cost;
+  }
   return planner
       .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, from, to)
       .cost;
@@ -435,6 +474,19 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     placed[result] = {buildLocalRng(local, rng, layout, mesh), layout};
     return success();
   }
+  if (int64_t device = maximalResultDevice(op); device >= 0) {
+    // Runs on `device` only, on its operands whole there.
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(getAs(operand,
+                               ShardLayout::maximal(shapeOf(operand), device),
+                               op->getLoc()));
+    SmallVector<Value> results = buildMaximalOp(builder, op, operands, device);
+    for (auto [global, localResult] : llvm::zip(op->getResults(), results))
+      placed[global] = {localResult,
+                        ShardLayout::maximal(shapeOf(global), device)};
+    return success();
+  }
   const OpShardingRule *rule = rules.lookup(op);
   if (!rule)
     return op->emitOpError("has no sharding rule; cannot partition it");
@@ -442,6 +494,18 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
       reduce && !reduce.getRecognizedReduction())
     return partitionGeneralReduce(reduce, *rule);
   return partitionRuleOp(op, *rule);
+}
+
+int64_t Partitioner::maximalResultDevice(Operation *op) const {
+  int64_t device = -1;
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    ShardLayout layout =
+        layoutOf(getResultShardingAttr(op, i), shapeOf(result));
+    if (!layout.isMaximal() || (device >= 0 && device != layout.maximalDevice))
+      return -1;
+    device = layout.maximalDevice;
+  }
+  return device;
 }
 
 Partitioner::RuleChoice

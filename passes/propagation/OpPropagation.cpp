@@ -256,6 +256,11 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
         strongest = std::min(strongest, dim.priority);
     if (strongest > round)
       continue;
+    // A value on one device (a maximal mesh) has no axes to offer: it never
+    // decides the op's mesh, so its sharding does not spread.
+    if (strongest == kNoPriority && state.partial.empty() &&
+        isMaximalMesh(state.mesh))
+      continue;
     if (!meshRef || strongest < best) {
       meshRef = state.mesh;
       best = strongest;

@@ -81,8 +81,30 @@ void FunctionPropagation::setUserSharding(ValueState &state,
                        sharding.getPartialAxes().end());
   state.partialKind = sharding.getPartialKind();
   state.partialOrigin.root = state.annotation;
-  if (!firstUserMesh)
+  // A maximal mesh names one device: it is never the mesh other values
+  // default to.
+  if (!firstUserMesh && !isMaximalMesh(sharding.getMesh()))
     firstUserMesh = sharding.getMesh();
+}
+
+bool FunctionPropagation::isMaximalMesh(FlatSymbolRefAttr mesh) {
+  MeshOp op = lookupMesh(func, mesh, &symbols);
+  return op && op.getMesh().isMaximal();
+}
+
+FlatSymbolRefAttr FunctionPropagation::maximalMeshOfOperands(Operation *op) {
+  FlatSymbolRefAttr common;
+  for (Value operand : op->getOperands()) {
+    auto it = stateOf.find(operand);
+    if (it == stateOf.end())
+      return {};
+    const ValueState &state = states[it->second];
+    if (!state.mesh || (common && state.mesh != common) ||
+        !state.partial.empty() || !isMaximalMesh(state.mesh))
+      return {};
+    common = state.mesh;
+  }
+  return common;
 }
 
 const MeshAxes *FunctionPropagation::getMeshAxes(FlatSymbolRefAttr mesh) {
@@ -238,6 +260,20 @@ LogicalResult FunctionPropagation::initialize() {
                           ? describeOp(op)
                           : "xla.sharding of " + describeOp(op));
     }
+    // An op whose operands all live on one device (a maximal mesh) runs
+    // there: its results take that mesh and are fixed, as the operands'
+    // are. Maximal shardings never spread further: propagation through op
+    // rules only moves axes, and a maximal mesh has none.
+    if (given.empty() && allTensors && op->getNumOperands() > 0 &&
+        op->getNumRegions() == 0 && !isa<MarkShardingOp>(op))
+      if (FlatSymbolRefAttr maximal = maximalMeshOfOperands(op))
+        for (OpResult result : op->getResults())
+          setUserSharding(
+              states[stateOf[result]],
+              ShardingAttr::getReplicated(
+                  op->getContext(), maximal,
+                  cast<RankedTensorType>(result.getType()).getRank()),
+              "the maximal operands of " + describeOp(op));
     return WalkResult::advance();
   });
   if (walked.wasInterrupted())

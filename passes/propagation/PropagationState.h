@@ -218,6 +218,10 @@ private:
   void setUserSharding(ValueState &state, xla::ShardingAttr sharding,
                        const std::string &what);
   const MeshAxes *getMeshAxes(mlir::FlatSymbolRefAttr mesh);
+  /// Whether `mesh` is a maximal (single-device) mesh.
+  bool isMaximalMesh(mlir::FlatSymbolRefAttr mesh);
+  /// The maximal mesh every operand of `op` is on (none pending), if any.
+  mlir::FlatSymbolRefAttr maximalMeshOfOperands(mlir::Operation *op);
   mlir::FlatSymbolRefAttr getDefaultMesh();
   xla::ShardingAttr toAttr(const ValueState &state);
 
