@@ -127,15 +127,20 @@ double priceRuleChoice(Operation *op, const RuleChoice &choice,
   }
   if (auto reverse = dyn_cast<ReverseOp>(op))
     cost += mirrorExchangeCost(reverse, assignment.operands[0], mesh, costs);
-  for (auto [dim, window] : choice.windows)
-    for (unsigned i : windowedOperands(op)) {
-      const ShardLayout &layout = assignment.operands[i];
-      double bytes = static_cast<double>(layout.localElements(mesh)) *
+  // Each exchange sends edges of the block the earlier ones extended (a
+  // window along one split dimension, then along the next).
+  for (unsigned i : windowedOperands(op)) {
+    const ShardLayout &layout = assignment.operands[i];
+    SmallVector<int64_t> block = layout.localShape(mesh);
+    for (auto [dim, window] : choice.windows) {
+      double bytes = static_cast<double>(llvm::product_of(block)) *
                      elementBytesOf(op->getOperand(i));
       cost += haloExchangeCost(
-          window, layout.numShards(mesh, dim), layout.localShape(mesh)[dim],
-          bytes, costs.byteCost(mesh.linkOf(layout.dimAxes[dim])), costs);
+          window, layout.numShards(mesh, dim), block[dim], bytes,
+          costs.byteCost(mesh.linkOf(layout.dimAxes[dim])), costs);
+      block[dim] = window.size;
     }
+  }
   return cost;
 }
 
