@@ -372,9 +372,8 @@ double priceOpPlan(Operation *op, const OpPlan &plan,
 bool decidesBeyondAssignment(Operation *op) {
   if (auto reduce = dyn_cast<ReduceRegionOp>(op))
     return !reduce.getRecognizedReduction();
-  return isWindowedOp(op) ||
-         isa<ConcatenateOp, ReshapeOp, DynamicSliceOp, HloGatherOp, GatherOp>(
-             op);
+  return isWindowedOp(op) || isa<ConcatenateOp, ReverseOp, ReshapeOp,
+                                 DynamicSliceOp, HloGatherOp, GatherOp>(op);
 }
 
 } // namespace xspmd::partition

@@ -96,6 +96,7 @@ double priceOpPlan(mlir::Operation *op, const OpPlan &plan,
 
 /// Whether the partitioner makes decisions for `op` that a factor
 /// assignment alone does not describe (halo exchanges, concatenate,
+/// reverse (mirror exchanges),
 /// reshape relayouts, masked dynamic slices, two-stage reductions, gathers
 /// of a split table).
 bool decidesBeyondAssignment(mlir::Operation *op);
