@@ -23,6 +23,18 @@ using namespace xspmd::hlo;
 
 namespace {
 
+/// The result type of an elementwise `inst` with `n` array operands, which
+/// go to `operands`.
+FailureOr<RankedTensorType> getArrayOperands(ComputationImporter &ci,
+                                             const Instruction &inst,
+                                             unsigned n,
+                                             SmallVectorImpl<Value> &operands) {
+  if (failed(ci.expectOperands(inst, n)) ||
+      failed(ci.getOperands(inst, operands)))
+    return failure();
+  return ci.getResultType(inst);
+}
+
 bool isUnsigned(const Shape &shape) {
   return !shape.isTuple &&
          (shape.elementType == "u8" || shape.elementType == "u16" ||
@@ -95,9 +107,8 @@ importUnsignedDivision(ComputationImporter &ci, const Instruction &inst,
 template <typename OpTy>
 LogicalResult importUnary(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 1)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 1, operands);
+  if (failed(type))
     return failure();
   ci.setResult(inst, ci.create<OpTy>(inst, *type, operands)->getResults());
   return success();
@@ -106,9 +117,8 @@ LogicalResult importUnary(ComputationImporter &ci, const Instruction &inst) {
 template <typename OpTy>
 LogicalResult importBinary(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 2)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 2, operands);
+  if (failed(type))
     return failure();
   if (hasUnsignedOperand(ci, inst)) {
     if constexpr (std::is_same_v<OpTy, xla::MaxOp> ||
@@ -126,9 +136,8 @@ LogicalResult importBinary(ComputationImporter &ci, const Instruction &inst) {
 
 LogicalResult importCompare(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 2)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 2, operands);
+  if (failed(type))
     return failure();
   const HloAttr *attr = ci.getAttr(inst, "direction", /*required=*/true);
   if (!attr)
@@ -163,9 +172,8 @@ LogicalResult importCompare(ComputationImporter &ci, const Instruction &inst) {
 
 LogicalResult importSelect(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 3)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 3, operands);
+  if (failed(type))
     return failure();
   // A scalar predicate (HLO's older form) selects whole arrays.
   operands[0] = ci.broadcastScalar(inst, operands[0], *type);
@@ -176,9 +184,8 @@ LogicalResult importSelect(ComputationImporter &ci, const Instruction &inst) {
 
 LogicalResult importClamp(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 3)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 3, operands);
+  if (failed(type))
     return failure();
   operands[0] = ci.broadcastScalar(inst, operands[0], *type);
   operands[2] = ci.broadcastScalar(inst, operands[2], *type);
@@ -196,9 +203,8 @@ LogicalResult importClamp(ComputationImporter &ci, const Instruction &inst) {
 
 LogicalResult importConvert(ComputationImporter &ci, const Instruction &inst) {
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 1)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 1, operands);
+  if (failed(type))
     return failure();
   Value x = operands[0];
   Type from = cast<RankedTensorType>(x.getType()).getElementType();
@@ -261,9 +267,8 @@ LogicalResult importUnsignedAwareUnary(ComputationImporter &ci,
     return isSign ? importUnary<xla::SignOp>(ci, inst)
                   : importUnary<xla::AbsOp>(ci, inst);
   SmallVector<Value> operands;
-  FailureOr<RankedTensorType> type = ci.getResultType(inst);
-  if (failed(ci.expectOperands(inst, 1)) ||
-      failed(ci.getOperands(inst, operands)) || failed(type))
+  FailureOr<RankedTensorType> type = getArrayOperands(ci, inst, 1, operands);
+  if (failed(type))
     return failure();
   if (!isSign) {
     ci.setResult(inst, operands[0]);

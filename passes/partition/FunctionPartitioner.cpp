@@ -82,10 +82,6 @@ FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
 
 namespace {
 
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-
 /// Charges every collective the partitioner inserts to the op being
 /// partitioned (the innermost, for ops in regions).
 class TrafficListener : public OpBuilder::Listener {

@@ -1,6 +1,7 @@
 //===- Indexing.cpp - hlo_gather and scatter on split blocks --------------===//
 
 #include "passes/partition/Indexing.h"
+#include "passes/partition/LocalBuilder.h"
 
 #include "dialects/xla/XlaShardingRule.h"
 
@@ -9,10 +10,6 @@ using namespace xspmd::xla;
 
 namespace xspmd::partition {
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
 
 /// Index arithmetic on the start indices of a gather or scatter: values
 /// broadcast along the index vectors.

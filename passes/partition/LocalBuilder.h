@@ -75,6 +75,11 @@ private:
   mlir::FlatSymbolRefAttr meshName;
 };
 
+/// The static shape of a ranked tensor value.
+inline llvm::ArrayRef<int64_t> shapeOf(mlir::Value v) {
+  return mlir::cast<mlir::RankedTensorType>(v.getType()).getShape();
+}
+
 /// The identity of a reduction of `kind` over elements of type `elem`
 /// (0 for sum, 1 for mul, the lowest value for max, ...).
 mlir::TypedAttr reductionIdentity(mlir::Builder &b, xla::ReductionKind kind,

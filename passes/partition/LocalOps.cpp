@@ -1,6 +1,7 @@
 //===- LocalOps.cpp - the local op each device runs -----------------------===//
 
 #include "passes/partition/LocalOps.h"
+#include "passes/partition/LocalBuilder.h"
 
 #include "passes/partition/WindowedOps.h"
 
@@ -10,12 +11,6 @@ using namespace mlir;
 using namespace xspmd::xla;
 
 namespace xspmd::partition {
-
-namespace {
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-} // namespace
 
 Operation *
 buildLocalRuleOp(LocalBuilder &local, Operation *op, ArrayRef<Value> operands,

@@ -4,6 +4,7 @@
 
 #include "passes/partition/DynamicSlice.h"
 #include "passes/partition/Indexing.h"
+#include "passes/partition/LocalBuilder.h"
 #include "passes/partition/ReduceRegion.h"
 #include "passes/partition/Reverse.h"
 #include "passes/partition/WindowedOps.h"
@@ -35,10 +36,6 @@ PartialPolicy partialPolicyOf(Operation *op) {
       .Case<MulOp, DotGeneralOp, MatmulOp, EinsumOp, ConvolutionOp>(
           [](auto) { return PartialPolicy::oneOperand; })
       .Default([](Operation *) { return PartialPolicy::none; });
-}
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
 }
 
 int64_t elementBytesOf(Value v) {

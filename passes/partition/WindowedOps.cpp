@@ -1,6 +1,7 @@
 //===- WindowedOps.cpp - ops whose windows cross shards -------------------===//
 
 #include "passes/partition/WindowedOps.h"
+#include "passes/partition/LocalBuilder.h"
 
 #include "dialects/xla/XlaOps.h"
 
@@ -12,10 +13,6 @@ using namespace xspmd::xla;
 namespace xspmd::partition {
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
 
 /// The splat constant `value` holds, if any.
 TypedAttr splatConstant(Value value) {
