@@ -125,6 +125,18 @@ class XlaPropagationPassBase<string name> : Pass<name, "::mlir::ModuleOp"> {
     Option<"tieTolerance", "tie-tolerance", "double", "0.05",
            "Relative cost difference within which two options of a conflict "
            "are a near tie">,
+    Option<"halo", "halo", "::xspmd::partition::HaloMode",
+           "::xspmd::partition::HaloMode::automatic",
+           "The --xla-partition halo= mode the plan is priced for: split "
+           "dimensions of windowed ops, concatenate, reverse and reshape "
+           "relayouts exchange halos or gather as the partitioner will",
+           [{::llvm::cl::values(
+             clEnumValN(::xspmd::partition::HaloMode::automatic, "auto",
+                        "by cost"),
+             clEnumValN(::xspmd::partition::HaloMode::always, "always",
+                        "halo exchange whenever the window fits"),
+             clEnumValN(::xspmd::partition::HaloMode::never, "never",
+                        "gather the dimension"))}]>,
   ];
 }
 

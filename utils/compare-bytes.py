@@ -2,7 +2,8 @@
 """Checks that the partitioner emits, op by op, the bytes propagation planned.
 
 For each input, runs
-  xla-opt INPUT --xla-explain-sharding --xla-partition=report-bytes=true
+  xla-opt INPUT --xla-explain-sharding=halo=MODE \
+      --xla-partition="report-bytes=true halo=MODE"
 (with --split-input-file when the input has `// -----` chunks) and compares,
 per function, the "planned bytes of @f" lines --xla-explain-sharding prints
 (bytes per device the plan's reshards move around each op, unweighted) with
@@ -10,7 +11,9 @@ the "emitted bytes of @f" lines of the partitioner (bytes per device its
 collectives send, charged to the op they were emitted for). Prints every
 difference and exits 1 if there is one; prints one summary line per input.
 
-Usage: compare-bytes.py --xla-opt PATH INPUT...
+With --halo MODE, both passes get halo=MODE (auto by default).
+
+Usage: compare-bytes.py --xla-opt PATH [--halo MODE] INPUT...
 """
 
 import argparse
@@ -44,9 +47,10 @@ def sections(text):
         yield current
 
 
-def compare(xla_opt, path):
-    args = [xla_opt, path, "--xla-explain-sharding",
-            "--xla-partition=report-bytes=true", "-o", "/dev/null"]
+def compare(xla_opt, path, halo):
+    args = [xla_opt, path, f"--xla-explain-sharding=halo={halo}",
+            f"--xla-partition=report-bytes=true halo={halo}", "-o",
+            "/dev/null"]
     with open(path) as f:
         if "// -----" in f.read():
             args.insert(2, "--split-input-file")
@@ -82,11 +86,14 @@ def compare(xla_opt, path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--xla-opt", required=True)
+    parser.add_argument("--halo", choices=["auto", "always", "never"],
+                        default="auto",
+                        help="halo= mode of both the plan and the partitioner")
     parser.add_argument("inputs", nargs="+")
     args = parser.parse_args()
     failed = 0
     for path in args.inputs:
-        errors, ops = compare(args.xla_opt, path)
+        errors, ops = compare(args.xla_opt, path, args.halo)
         name = path.rsplit("/", 1)[-1]
         print(f"{name}: {ops} ops with traffic, {errors} differ")
         failed += errors

@@ -50,41 +50,51 @@ ShardLayout gatheredAlong(const ShardLayout &layout, int64_t dim,
   return gathered;
 }
 
+ConcatSourcePrice priceConcatSource(
+    ConcatenateOp op, const FactorAssignment &assignment, unsigned i,
+    const MeshModel &mesh, const ReshardCostModel &costs,
+    function_ref<double(unsigned, const ShardLayout &)> reshardCost) {
+  int64_t dim = op.getDim();
+  int64_t resultBlock = assignment.results[0].localShape(mesh)[dim];
+  const ShardLayout &layout = assignment.operands[i];
+  auto type = cast<RankedTensorType>(op.getInputs()[i].getType());
+  int64_t shards = layout.numShards(mesh, dim);
+  int64_t block = layout.localShape(mesh)[dim];
+  ConcatSourcePrice price;
+  price.halo = block == 0 ? std::optional<HaloSizes>(HaloSizes())
+                          : concatHaloSizes(op, i, shards, block, resultBlock);
+  if (price.halo) {
+    double blockBytes = static_cast<double>(layout.localElements(mesh)) *
+                        ((type.getElementTypeBitWidth() + 7) / 8);
+    double byteCost = costs.byteCost(mesh.linkOf(layout.dimAxes[dim]));
+    for (int64_t rows : {price.halo->left, price.halo->right})
+      if (rows > 0)
+        price.haloCost +=
+            costs.perCollectiveCost + blockBytes * static_cast<double>(rows) /
+                                          static_cast<double>(block) * byteCost;
+    price.haloCost += reshardCost(i, layout);
+  }
+  price.gatherCost =
+      reshardCost(i, gatheredAlong(layout, dim, type.getDimSize(dim)));
+  return price;
+}
+
 ConcatExchange planConcatExchange(
     ConcatenateOp op, const FactorAssignment &assignment, const MeshModel &mesh,
     const ReshardCostModel &costs, HaloMode mode,
     function_ref<double(unsigned, const ShardLayout &)> reshardCost) {
-  int64_t dim = op.getDim();
-  int64_t resultBlock = assignment.results[0].localShape(mesh)[dim];
   ConcatExchange exchange;
-  for (auto [i, input] : llvm::enumerate(op.getInputs())) {
-    const ShardLayout &layout = assignment.operands[i];
-    auto type = cast<RankedTensorType>(input.getType());
-    int64_t shards = layout.numShards(mesh, dim);
-    int64_t block = layout.localShape(mesh)[dim];
+  for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
+    ConcatSourcePrice price =
+        priceConcatSource(op, assignment, i, mesh, costs, reshardCost);
     ConcatExchange::Source source;
-    std::optional<HaloSizes> halo =
-        block == 0 ? std::optional<HaloSizes>(HaloSizes())
-                   : concatHaloSizes(op, i, shards, block, resultBlock);
-    double haloCost = 0;
-    if (halo) {
-      source.halo = *halo;
-      double blockBytes = static_cast<double>(layout.localElements(mesh)) *
-                          ((type.getElementTypeBitWidth() + 7) / 8);
-      double byteCost = costs.byteCost(mesh.linkOf(layout.dimAxes[dim]));
-      for (int64_t rows : {halo->left, halo->right})
-        if (rows > 0)
-          haloCost += costs.perCollectiveCost +
-                      blockBytes * static_cast<double>(rows) /
-                          static_cast<double>(block) * byteCost;
-      haloCost += reshardCost(i, layout);
-    }
-    double gatherCost =
-        reshardCost(i, gatheredAlong(layout, dim, type.getDimSize(dim)));
-    source.haloDoesNotFit = !halo;
-    source.gather = !halo || mode == HaloMode::never ||
-                    (mode == HaloMode::automatic && gatherCost < haloCost);
-    exchange.cost += source.gather ? gatherCost : haloCost;
+    if (price.halo)
+      source.halo = *price.halo;
+    source.haloDoesNotFit = !price.halo;
+    source.gather =
+        !price.halo || mode == HaloMode::never ||
+        (mode == HaloMode::automatic && price.gatherCost < price.haloCost);
+    exchange.cost += source.gather ? price.gatherCost : price.haloCost;
     exchange.sources.push_back(source);
   }
   return exchange;

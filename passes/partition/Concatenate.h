@@ -53,6 +53,18 @@ std::optional<HaloSizes> concatHaloSizes(xla::ConcatenateOp op,
 /// gathered operand is resharded to.
 ShardLayout gatheredAlong(const ShardLayout &layout, int64_t dim, int64_t size);
 
+/// What operand `i` of a concatenate along a split dimension costs: its
+/// halo exchange plus its reshard to `assignment` (if the halo fits in the
+/// neighbours' blocks), and gathering it along the dimension instead.
+struct ConcatSourcePrice {
+  std::optional<HaloSizes> halo;
+  double haloCost = 0, gatherCost = 0;
+};
+ConcatSourcePrice priceConcatSource(
+    xla::ConcatenateOp op, const FactorAssignment &assignment, unsigned i,
+    const MeshModel &mesh, const ReshardCostModel &costs,
+    llvm::function_ref<double(unsigned, const ShardLayout &)> reshardCost);
+
 /// Chooses, for each operand of `op` whose dimension `assignment` splits, a
 /// halo exchange or a gather, whichever costs less (or as `mode` forces).
 /// `reshardCost(i, layout)` is what resharding operand i to `layout` costs.

@@ -15,6 +15,7 @@
 #include "passes/partition/LocalOps.h"
 #include "passes/partition/ManualComputation.h"
 #include "passes/partition/Maximal.h"
+#include "passes/partition/OpPlan.h"
 #include "passes/partition/ReduceRegion.h"
 #include "passes/partition/ReshapeRelayout.h"
 #include "passes/partition/ReshardBuilder.h"
@@ -25,8 +26,6 @@
 #include "dialects/xla/XlaShardingRuleCache.h"
 
 #include "llvm/ADT/TypeSwitch.h"
-
-#include <limits>
 
 using namespace mlir;
 using namespace xspmd::xla;
@@ -92,27 +91,6 @@ FailureOr<MeshOp> findFunctionMesh(func::FuncOp func) {
 }
 
 namespace {
-
-/// How each op carries pending sums through (see PartialPolicy).
-PartialPolicy partialPolicyOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, PartialPolicy>(op)
-      .Case<AddOp, SubOp, NegOp, ReshapeOp, TransposeOp, BroadcastInDimOp,
-            SliceOp, ConcatenateOp, ReverseOp>(
-          [](auto) { return PartialPolicy::allOperands; })
-      .Case([](PadOp pad) {
-        return pad.getValue().isZero() ? PartialPolicy::allOperands
-                                       : PartialPolicy::none;
-      })
-      .Case([](ReduceOp reduce) {
-        return reduce.getKind() == ReduceKind::sum ||
-                       reduce.getKind() == ReduceKind::mean
-                   ? PartialPolicy::allOperands
-                   : PartialPolicy::none;
-      })
-      .Case<MulOp, DotGeneralOp, MatmulOp, EinsumOp, ConvolutionOp>(
-          [](auto) { return PartialPolicy::oneOperand; })
-      .Default([](Operation *) { return PartialPolicy::none; });
-}
 
 /// Charges every collective the partitioner inserts to the op being
 /// partitioned (the innermost, for ops in regions).
@@ -197,67 +175,13 @@ private:
   /// `layout` (cached as `global`'s local value in `layout`).
   Value reshard(Value global, Value from, const ShardLayout &fromLayout,
                 const ShardLayout &layout, Location loc);
-  /// What resharding `global` from `from` to `to` would cost.
-  double reshardCost(Value global, const ShardLayout &from,
-                     const ShardLayout &to);
   LogicalResult partitionOp(Operation *op);
-  /// An assignment of an op's factors and what its reshards cost.
-  struct RuleChoice {
-    FactorAssignment assignment;
-    /// Dimensions of the windowed operands that get a halo exchange.
-    SmallVector<std::pair<int64_t, Window>> windows;
-    /// Split windowed dimensions gathered instead, and why.
-    SmallVector<std::pair<int64_t, StringRef>> gatheredWindows;
-    /// A concatenate along a split dimension: each operand's exchange.
-    std::optional<ConcatExchange> concat;
-    double cost = std::numeric_limits<double>::infinity();
-  };
-  /// The cheapest assignment of `rule`'s factors for `op`.
-  RuleChoice chooseAssignment(Operation *op, const OpShardingRule &rule);
-  LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule) {
-    RuleChoice choice = chooseAssignment(op, rule);
-    if (auto reshape = dyn_cast<ReshapeOp>(op))
-      if (succeeded(partitionFlatRelayout(reshape, choice.cost)))
-        return success();
-    if (auto slice = dyn_cast<DynamicSliceOp>(op))
-      if (succeeded(partitionMaskedDynamicSlice(slice, choice.cost)))
-        return success();
-    return buildRuleOp(op, rule, choice);
-  }
-  /// A dynamic_slice over split offset dimensions by a masked local slice,
-  /// a pending sum (passes/partition/DynamicSlice.h), when its reduction
-  /// costs less than `ruleCost`; fails, building nothing, otherwise.
-  LogicalResult partitionMaskedDynamicSlice(DynamicSliceOp op, double ruleCost);
-  /// A reshape between contiguous splits by a halo exchange on the flattened
-  /// blocks (passes/partition/ReshapeRelayout.h), when it costs less than
-  /// `ruleCost` (or halo=always); fails, building nothing, otherwise.
-  LogicalResult partitionFlatRelayout(ReshapeOp op, double ruleCost);
+  /// Builds what planOp (passes/partition/OpPlan.h) chooses for `op` from
+  /// its operands' layouts and its results' shardings.
+  LogicalResult partitionRuleOp(Operation *op, const OpShardingRule &rule);
   /// Builds the local op of `choice`, resharding operands to it.
   LogicalResult buildRuleOp(Operation *op, const OpShardingRule &rule,
                             const RuleChoice &choice);
-  /// A reduce_region whose body is not a recognised reduction: reduced
-  /// dimensions are gathered, or reduced per shard and the shards' results
-  /// gathered and reduced again, whichever moves fewer bytes.
-  LogicalResult partitionGeneralReduce(ReduceRegionOp op,
-                                       const OpShardingRule &rule);
-  /// Adds the group factor of a grouped convolution to `blocked` when its
-  /// shards do not divide the groups.
-  void blockUnevenGroups(Operation *op, const OpShardingRule &rule,
-                         const FactorAssignment &assignment,
-                         SmallVectorImpl<int64_t> &blocked);
-  /// Dimensions of operand 0 of a windowed op whose permutation factor is
-  /// sharded, with their windows; adds factors whose window is too wide for
-  /// a halo exchange (or all, with halo=never) to `blocked`, and their
-  /// dimensions to `gathered`.
-  SmallVector<std::pair<int64_t, Window>>
-  windowedDims(Operation *op, const OpShardingRule &rule,
-               const FactorAssignment &assignment,
-               SmallVectorImpl<int64_t> &blocked,
-               SmallVectorImpl<std::pair<int64_t, StringRef>> &gathered);
-  /// What the halo exchanges of `windows` cost.
-  double haloCost(Operation *op, const FactorAssignment &assignment,
-                  ArrayRef<std::pair<int64_t, Window>> windows);
-
   func::FuncOp func;
   FlatSymbolRefAttr meshName;
   const MeshModel &mesh;
@@ -328,23 +252,6 @@ Value Partitioner::reshard(Value global, Value from,
   Value result = buildReshard(builder, loc, value, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
-}
-
-double Partitioner::reshardCost(Value global, const ShardLayout &from,
-                                const ShardLayout &to) {
-  if (from == to)
-    return 0;
-  auto type = cast<RankedTensorType>(global.getType());
-  if (from.isMaximal() || to.isMaximal()) {
-    MaximalReshard m = planMaximalReshard(from, to, mesh);
-    return planner
-        .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, m.from,
-              m.to)
-        .cost;
-  }
-  return planner
-      .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, from, to)
-      .cost;
 }
 
 LogicalResult Partitioner::run() {
@@ -490,9 +397,6 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   const OpShardingRule *rule = rules.lookup(op);
   if (!rule)
     return op->emitOpError("has no sharding rule; cannot partition it");
-  if (auto reduce = dyn_cast<ReduceRegionOp>(op);
-      reduce && !reduce.getRecognizedReduction())
-    return partitionGeneralReduce(reduce, *rule);
   return partitionRuleOp(op, *rule);
 }
 
@@ -508,124 +412,52 @@ int64_t Partitioner::maximalResultDevice(Operation *op) const {
   return device;
 }
 
-Partitioner::RuleChoice
-Partitioner::chooseAssignment(Operation *op, const OpShardingRule &rule) {
-  SmallVector<ShardLayout> current;
-  SmallVector<ArrayRef<int64_t>> operandShapes;
-  for (Value operand : op->getOperands()) {
+LogicalResult Partitioner::partitionRuleOp(Operation *op,
+                                           const OpShardingRule &rule) {
+  SmallVector<ShardLayout> current, targets;
+  for (Value operand : op->getOperands())
     current.push_back(placed.at(operand).layout);
-    operandShapes.push_back(shapeOf(operand));
+  for (auto [i, result] : llvm::enumerate(op->getResults()))
+    targets.push_back(layoutOf(getResultShardingAttr(op, i), shapeOf(result)));
+  OpPlan plan = planOp(op, rule, current, targets, planner, options.halo);
+  switch (plan.kind) {
+  case OpPlan::rule:
+    return buildRuleOp(op, rule, plan.choice);
+  case OpPlan::flatRelayout: {
+    auto reshape = cast<ReshapeOp>(op);
+    placed[reshape.getResult()] = {
+        buildFlatRelayout(local, reshape, placed.at(reshape.getOperand()).local,
+                          *plan.relayout, targets[0], mesh),
+        targets[0]};
+    return success();
   }
-  SmallVector<ArrayRef<int64_t>> resultShapes;
-  SmallVector<ShardLayout> targets;
-  for (auto [i, result] : llvm::enumerate(op->getResults())) {
-    resultShapes.push_back(shapeOf(result));
-    targets.push_back(
-        layoutOf(getResultShardingAttr(op, i), resultShapes.back()));
+  case OpPlan::maskedSlice: {
+    auto slice = cast<DynamicSliceOp>(op);
+    const Placed &input = placed.at(slice.getInput());
+    SmallVector<Value> offsets;
+    for (Value offset : slice.getOffsets())
+      offsets.push_back(
+          getAs(offset, ShardLayout::replicated({}), slice.getLoc()));
+    placed[slice.getResult()] = {buildMaskedDynamicSlice(local, slice,
+                                                         input.local, offsets,
+                                                         input.layout, mesh),
+                                 *plan.masked};
+    return success();
   }
-  // Candidate assignments: the result's layout decides first (what
-  // propagation chose), or one operand's does; and operands split along a
-  // reduction factor either keep that split (a pending sum to reduce
-  // later) or are gathered (e.g. an FSDP weight whose all-gather is cheaper
-  // than all-reducing the product). Keep the one whose reshards (operands
-  // in, result out to its target) cost least; ties keep the earlier
-  // candidate, so results-first with kept splits wins when nothing is
-  // gained. Windowed ops and reverse may also gather their split windowed
-  // (reversed) dimensions instead of exchanging halos (permuting mirror
-  // blocks, passes/partition/Reverse.h); the permutes count in the cost.
-  // halo=always or halo=never leaves one of the two.
-  int64_t numOperands = op->getNumOperands();
-  SmallVector<SmallVector<int64_t>> orders{{}};
-  for (int64_t first = 0; first < numOperands; ++first) {
-    SmallVector<int64_t> order{first, numOperands};
-    for (int64_t o = 0; o < numOperands; ++o)
-      if (o != first)
-        order.push_back(o);
-    orders.push_back(order);
-  }
-  struct Candidate {
-    SmallVector<int64_t> order;
-    bool splitReductions;
-    bool shardPermutations;
-  };
-  bool exchanges = isWindowedOp(op) || isa<ReverseOp, ConcatenateOp>(op);
-  SmallVector<bool, 2> permutationChoices{exchanges};
-  // halo=never still lets windows that stay inside shards (a
-  // select_and_scatter's) keep their split: windowedDims blocks the halos.
-  if (exchanges && options.halo == HaloMode::never &&
-      isa<ReverseOp, ConcatenateOp>(op))
-    permutationChoices = {false};
-  if (exchanges && options.halo == HaloMode::automatic)
-    permutationChoices.push_back(false);
-  SmallVector<Candidate> candidates;
-  for (bool shardPermutations : permutationChoices) {
-    for (bool splitReductions : {true, false}) {
-      if (!splitReductions &&
-          !llvm::is_contained(rule.factorKinds, FactorKind::reduction))
-        break;
-      for (const SmallVector<int64_t> &order : orders)
-        candidates.push_back({order, splitReductions, shardPermutations});
-    }
-  }
-  RuleChoice best;
-  for (const auto &[order, splitReductions, shardPermutations] : candidates) {
-    AssignmentOptions options;
-    options.operandsSplitReductions = splitReductions;
-    // Results first: their layouts are what propagation chose for them.
-    options.resultsDecideTheirFactors = order.empty();
-    options.partialPolicy = partialPolicyOf(op);
-    options.shardPermutationFactors = shardPermutations;
-    options.offerOrder = order;
-    FactorAssignment candidate;
-    SmallVector<std::pair<int64_t, Window>> candidateWindows;
-    SmallVector<std::pair<int64_t, StringRef>> gathered;
-    while (true) {
-      candidate = assignFactors(rule, mesh, current, operandShapes, targets,
-                                resultShapes, options);
-      size_t blocked = options.blockedFactors.size();
-      candidateWindows =
-          windowedDims(op, rule, candidate, options.blockedFactors, gathered);
-      blockUnevenGroups(op, rule, candidate, options.blockedFactors);
-      if (options.blockedFactors.size() == blocked)
-        break;
-    }
-    if (auto scatter = dyn_cast<ScatterOp>(op))
-      makeScatterInputsPartial(scatter, candidate);
-    double cost = 0;
-    for (auto [i, result] : llvm::enumerate(op->getResults()))
-      cost += reshardCost(result, candidate.results[i], targets[i]);
-    // A concatenate along a split dimension prices each operand's halo
-    // exchange (and its reshard) against gathering it.
-    std::optional<ConcatExchange> concat;
-    if (auto concatOp = dyn_cast<ConcatenateOp>(op);
-        concatOp && !candidate.results[0].dimAxes[concatOp.getDim()].empty())
-      concat = planConcatExchange(
-          concatOp, candidate, mesh, planner.getCosts(), this->options.halo,
-          [&](unsigned i, const ShardLayout &layout) {
-            return reshardCost(op->getOperand(i), current[i], layout);
-          });
+  case OpPlan::twoStageReduce: {
+    auto reduce = cast<ReduceRegionOp>(op);
+    const FactorAssignment &assignment = plan.choice.assignment;
+    SmallVector<Value> operands;
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-      if (!concat)
-        cost += reshardCost(operand, current[i], candidate.operands[i]);
-    if (concat)
-      cost += concat->cost;
-    if (auto reverse = dyn_cast<ReverseOp>(op))
-      cost += mirrorExchangeCost(reverse, candidate.operands[0], mesh,
-                                 planner.getCosts());
-    cost += haloCost(op, candidate, candidateWindows);
-    if (cost < best.cost) {
-      best.cost = cost;
-      best.assignment = std::move(candidate);
-      best.windows = std::move(candidateWindows);
-      best.gatheredWindows = std::move(gathered);
-      best.concat = std::move(concat);
-    }
-    // Costs are never negative and ties keep the earlier candidate, so no
-    // later one can replace a free assignment (most ops need no reshard).
-    if (best.cost == 0)
-      break;
+      operands.push_back(getAs(operand, assignment.operands[i], op->getLoc()));
+    SmallVector<Value> results = buildTwoStageReduce(
+        local, reduce, operands, assignment, mesh, meshName);
+    for (auto [i, result] : llvm::enumerate(op->getResults()))
+      placed[result] = {results[i], plan.combined[i]};
+    return success();
   }
-  return best;
+  }
+  return failure();
 }
 
 LogicalResult Partitioner::buildRuleOp(Operation *op,
@@ -730,138 +562,6 @@ LogicalResult Partitioner::buildRuleOp(Operation *op,
                       ->getResult(0);
   placed[result] = {localResult, assignment.results.front()};
   return success();
-}
-
-LogicalResult Partitioner::partitionGeneralReduce(ReduceRegionOp op,
-                                                  const OpShardingRule &rule) {
-  RuleChoice gathered = chooseAssignment(op, rule);
-  RuleChoice split = chooseAssignment(op, splitReducedDims(op, rule));
-  const FactorAssignment &assignment = split.assignment;
-  if (assignment.results.front().partialAxes.empty())
-    return buildRuleOp(op, rule, gathered);
-  // The two-stage plan's cost: its operands' reshards, the gather of the
-  // partial results, and the combined results' reshards to their targets.
-  double cost = partialGatherCost(op, assignment.results, planner);
-  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    cost +=
-        reshardCost(operand, placed.at(operand).layout, assignment.operands[i]);
-  SmallVector<ShardLayout> combined;
-  for (auto [i, result] : llvm::enumerate(op->getResults())) {
-    ShardLayout layout = assignment.results[i];
-    layout.partialAxes.clear();
-    cost +=
-        reshardCost(result, layout,
-                    layoutOf(getResultShardingAttr(op, i), shapeOf(result)));
-    combined.push_back(std::move(layout));
-  }
-  if (cost >= gathered.cost)
-    return buildRuleOp(op, rule, gathered);
-  SmallVector<Value> operands;
-  for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-    operands.push_back(getAs(operand, assignment.operands[i], op.getLoc()));
-  SmallVector<Value> results =
-      buildTwoStageReduce(local, op, operands, assignment, mesh, meshName);
-  for (auto [i, result] : llvm::enumerate(op->getResults()))
-    placed[result] = {results[i], combined[i]};
-  return success();
-}
-
-LogicalResult Partitioner::partitionFlatRelayout(ReshapeOp op,
-                                                 double ruleCost) {
-  if (options.halo == HaloMode::never)
-    return failure();
-  const Placed &input = placed.at(op.getOperand());
-  ShardLayout target =
-      layoutOf(getResultShardingAttr(op, 0), op.getType().getShape());
-  std::optional<FlatRelayout> plan =
-      planFlatRelayout(op, input.layout, target, mesh, planner.getCosts());
-  if (!plan || (options.halo == HaloMode::automatic && plan->cost >= ruleCost))
-    return failure();
-  placed[op.getResult()] = {
-      buildFlatRelayout(local, op, input.local, *plan, target, mesh), target};
-  return success();
-}
-
-LogicalResult Partitioner::partitionMaskedDynamicSlice(DynamicSliceOp op,
-                                                       double ruleCost) {
-  const Placed &input = placed.at(op.getInput());
-  std::optional<ShardLayout> layout = maskedSliceLayout(op, input.layout, mesh);
-  if (!layout)
-    return failure();
-  ShardLayout target =
-      layoutOf(getResultShardingAttr(op, 0), op.getType().getShape());
-  if (reshardCost(op.getResult(), *layout, target) >= ruleCost)
-    return failure();
-  SmallVector<Value> offsets;
-  for (Value offset : op.getOffsets())
-    offsets.push_back(getAs(offset, ShardLayout::replicated({}), op.getLoc()));
-  placed[op.getResult()] = {buildMaskedDynamicSlice(local, op, input.local,
-                                                    offsets, input.layout,
-                                                    mesh),
-                            *layout};
-  return success();
-}
-
-void Partitioner::blockUnevenGroups(Operation *op, const OpShardingRule &rule,
-                                    const FactorAssignment &assignment,
-                                    SmallVectorImpl<int64_t> &blocked) {
-  // A grouped convolution keeps whole groups on a device: its group factor
-  // (the major factor of the output features) may only be split into a
-  // number of shards that divides the group count (found by differential
-  // fuzzing: test/fuzz/regressions/conv-groups.mlir).
-  auto conv = dyn_cast<ConvolutionOp>(op);
-  // With one group there is no group factor (size-1 factors are dropped).
-  if (!conv || conv.getFeatureGroups() == 1)
-    return;
-  int64_t groupFactor = rule.results.front().back().front();
-  int64_t shards = 1;
-  for (int a : assignment.factorAxes[groupFactor])
-    shards *= mesh.axisSizes[a];
-  if (shards > 1 && conv.getFeatureGroups() % shards != 0 &&
-      !llvm::is_contained(blocked, groupFactor))
-    blocked.push_back(groupFactor);
-}
-
-SmallVector<std::pair<int64_t, Window>> Partitioner::windowedDims(
-    Operation *op, const OpShardingRule &rule,
-    const FactorAssignment &assignment, SmallVectorImpl<int64_t> &blocked,
-    SmallVectorImpl<std::pair<int64_t, StringRef>> &gathered) {
-  SmallVector<std::pair<int64_t, Window>> windows;
-  if (!isWindowedOp(op))
-    return windows;
-  for (auto [d, factors] : llvm::enumerate(rule.operands[0])) {
-    if (factors.size() != 1 ||
-        rule.factorKinds[factors[0]] != FactorKind::permutation ||
-        assignment.factorAxes[factors[0]].empty())
-      continue;
-    SplitWindow split = planSplitWindow(op, d, assignment, mesh);
-    if (split.kind == SplitWindow::halo && options.halo == HaloMode::never)
-      split = {SplitWindow::gather, {}, "halo=never"};
-    if (split.kind == SplitWindow::gather) {
-      blocked.push_back(factors[0]);
-      gathered.push_back({static_cast<int64_t>(d), split.reason});
-    } else if (split.kind == SplitWindow::halo) {
-      windows.push_back({static_cast<int64_t>(d), split.window});
-    }
-  }
-  return windows;
-}
-
-double Partitioner::haloCost(Operation *op, const FactorAssignment &assignment,
-                             ArrayRef<std::pair<int64_t, Window>> windows) {
-  double cost = 0;
-  for (auto [dim, window] : windows)
-    for (unsigned i : windowedOperands(op)) {
-      const ShardLayout &layout = assignment.operands[i];
-      auto type = cast<RankedTensorType>(op->getOperand(i).getType());
-      double bytes = static_cast<double>(layout.localElements(mesh)) *
-                     ((type.getElementTypeBitWidth() + 7) / 8);
-      cost += haloExchangeCost(
-          window, layout.numShards(mesh, dim), layout.localShape(mesh)[dim],
-          bytes, planner.getCosts().byteCost(mesh.linkOf(layout.dimAxes[dim])),
-          planner.getCosts());
-    }
-  return cost;
 }
 
 } // namespace

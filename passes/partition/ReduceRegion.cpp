@@ -66,21 +66,31 @@ OpShardingRule splitReducedDims(ReduceRegionOp op, const OpShardingRule &rule) {
   return split;
 }
 
-double partialGatherCost(ReduceRegionOp op, ArrayRef<ShardLayout> results,
-                         ReshardPlanner &planner) {
+double partialGatherPrice(
+    ReduceRegionOp op, ArrayRef<ShardLayout> results, const MeshModel &mesh,
+    function_ref<double(ArrayRef<int64_t>, int64_t, const ShardLayout &,
+                        const ShardLayout &)>
+        price) {
   double cost = 0;
   for (auto [result, layout] : llvm::zip(op.getResults(), results)) {
     if (layout.partialAxes.empty())
       continue;
     RankedTensorType type = tensorTypeOf(result);
-    StackedPartials s =
-        stackPartials(layout, type.getShape(), planner.getMesh());
-    cost += planner
-                .plan(s.shape, (type.getElementTypeBitWidth() + 7) / 8, s.split,
-                      s.gathered)
-                .cost;
+    StackedPartials s = stackPartials(layout, type.getShape(), mesh);
+    cost += price(s.shape, (type.getElementTypeBitWidth() + 7) / 8, s.split,
+                  s.gathered);
   }
   return cost;
+}
+
+double partialGatherCost(ReduceRegionOp op, ArrayRef<ShardLayout> results,
+                         ReshardPlanner &planner) {
+  return partialGatherPrice(
+      op, results, planner.getMesh(),
+      [&](ArrayRef<int64_t> shape, int64_t elementBytes,
+          const ShardLayout &from, const ShardLayout &to) {
+        return planner.plan(shape, elementBytes, from, to).cost;
+      });
 }
 
 SmallVector<Value> buildTwoStageReduce(LocalBuilder &local, ReduceRegionOp op,

@@ -34,6 +34,15 @@ double partialGatherCost(xla::ReduceRegionOp op,
                          llvm::ArrayRef<ShardLayout> results,
                          ReshardPlanner &planner);
 
+/// The same, each reshard of the stacked partials priced by `price`
+/// (global shape, element bytes, from, to) instead of the planner.
+double partialGatherPrice(
+    xla::ReduceRegionOp op, llvm::ArrayRef<ShardLayout> results,
+    const xla::MeshModel &mesh,
+    llvm::function_ref<double(llvm::ArrayRef<int64_t>, int64_t,
+                              const ShardLayout &, const ShardLayout &)>
+        price);
+
 /// Builds the two stages for the local inputs and inits `operands` laid out
 /// by `assignment` (an assignment of splitReducedDims's rule); returns the
 /// local results, which are no longer partial.

@@ -2,6 +2,8 @@
 
 #include "passes/partition/ReshardPlanner.h"
 
+#include "passes/partition/Maximal.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -225,6 +227,12 @@ const ReshardPlan &ReshardPlanner::plan(ArrayRef<int64_t> shape,
                                         int64_t elementBytes,
                                         const ShardLayout &source,
                                         const ShardLayout &target) {
+  // A value on one device moves masked (passes/partition/Maximal.h): what
+  // is planned is the reshard of the masked value, wherever it is priced.
+  if (source.isMaximal() || target.isMaximal()) {
+    MaximalReshard masked = planMaximalReshard(source, target, getMesh());
+    return plan(shape, elementBytes, masked.from, masked.to);
+  }
   std::string key =
       source.key() + "->" + target.key() + "/" + std::to_string(elementBytes);
   for (int64_t s : shape)

@@ -19,6 +19,7 @@ struct ExplainShardingPass
     opts.costModel.dcnByteCost = dcnCost;
     opts.globalTrials = globalTrials;
     opts.tieTolerance = tieTolerance;
+    opts.halo = halo;
     opts.explain = &llvm::outs();
     if (failed(xspmd::prop::propagateShardings(getOperation(), opts)))
       signalPassFailure();

@@ -10,6 +10,7 @@
 #include "dialects/xla/XlaSubAxes.h"
 #include "passes/propagation/PropagationState.h"
 
+#include "passes/partition/OpPlan.h"
 #include "passes/partition/ReshardPlanner.h"
 #include "passes/partition/Reverse.h"
 #include "passes/partition/WindowedOps.h"
@@ -616,6 +617,11 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   if (found == meshes.end() || !found->second)
     return 0;
   const MeshAxes &mesh = *found->second;
+  if (record.carried < 0 && partition::decidesBeyondAssignment(record.op) &&
+      numTensors == static_cast<int32_t>(record.op->getNumOperands() +
+                                         record.op->getNumResults()))
+    if (std::optional<double> cost = opPlanCost(r, meshRef, done, bytesOnly))
+      return *cost;
   // The factors' axes as the partitioner derives them
   // (FunctionPartitioner.cpp, chooseAssignment): the tensors of `lead`
   // decide their factors first (the results, or one operand then the
@@ -829,6 +835,61 @@ FunctionPropagation::toLayout(FlatSymbolRefAttr meshRef, const AxisSharding &s,
     if (std::exchange(seen[a], true))
       return std::nullopt;
   return layout;
+}
+
+std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
+                                                      FlatSymbolRefAttr meshRef,
+                                                      ReshardsDone *done,
+                                                      bool bytesOnly) const {
+  const OpRecord &record = records[r];
+  Operation *op = record.op;
+  int32_t numOps = op->getNumOperands();
+  // The layouts the partitioner will see: operands as propagation left
+  // them (a value no sharding reached is replicated), results as it chose.
+  SmallVector<ShardLayout> current, targets;
+  for (auto [k, t] : llvm::enumerate(record.tensors)) {
+    const ValueState &state = states[t];
+    Value value = static_cast<int32_t>(k) < numOps ? op->getOperand(k)
+                                                   : op->getResult(k - numOps);
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return std::nullopt;
+    AxisSharding sharding;
+    if (state.mesh == meshRef)
+      sharding = state.toAxisSharding();
+    else
+      sharding.dims.resize(type.getRank());
+    std::optional<ShardLayout> layout =
+        toLayout(meshRef, sharding, type, state.partialKind);
+    if (!layout)
+      return std::nullopt;
+    (static_cast<int32_t>(k) < numOps ? current : targets)
+        .push_back(std::move(*layout));
+  }
+  partition::ReshardPlanner &planner = getPlanner(meshRef);
+  partition::OpPlan plan = partition::planOp(op, *record.rule, current, targets,
+                                             planner, options.halo);
+  partition::ReshardCostModel costs = planner.getCosts();
+  if (bytesOnly)
+    costs = {1.0, 1.0, 0.0};
+  auto price = [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
+                   const ShardLayout &from, const ShardLayout &to) {
+    // The partitioner reshards an operand to a layout once and reuses it.
+    for (auto [k, operand] : llvm::enumerate(op->getOperands()))
+      if (value && operand == value && done &&
+          !done->insert({record.tensors[k], "layout " + to.key()}).second)
+        return 0.0;
+    const partition::ReshardPlan &reshard =
+        planner.plan(shape, elementBytes, from, to);
+    if (!bytesOnly)
+      return reshard.cost;
+    double bytes = 0;
+    for (const partition::ReshardStep &step : reshard.steps)
+      bytes += step.bytesPerDevice;
+    return bytes;
+  };
+  return partition::priceOpPlan(op, plan, current, targets, planner.getMesh(),
+                                costs, price);
 }
 
 std::optional<double> FunctionPropagation::plannedCost(

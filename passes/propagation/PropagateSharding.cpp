@@ -37,6 +37,7 @@ struct PropagateShardingPass
     opts.costModel.dcnByteCost = dcnCost;
     opts.globalTrials = globalTrials;
     opts.tieTolerance = tieTolerance;
+    opts.halo = halo;
     if (explain)
       opts.explain = &llvm::outs();
     xspmd::prop::PropagationStats stats;

@@ -27,6 +27,7 @@
 #ifndef XSPMD_PASSES_PROPAGATION_PROPAGATION_H
 #define XSPMD_PASSES_PROPAGATION_PROPAGATION_H
 
+#include "passes/partition/PartitionOptions.h"
 #include "passes/propagation/ReshardCost.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -45,6 +46,9 @@ struct PropagationOptions {
   /// `globalTrials` runs per function (0: decide every conflict locally).
   int64_t globalTrials = 8;
   double tieTolerance = 0.05;
+  /// The partitioner's halo mode the plan is priced for (its halo
+  /// exchanges, concatenate exchanges and reshape relayouts).
+  partition::HaloMode halo = partition::HaloMode::automatic;
 };
 
 /// Work counters, summed over the functions of a module.

@@ -181,6 +181,13 @@ private:
   /// The partitioner's plan from `from` to `to` for `state`'s value: its
   /// weighted cost, or its bytes per device; nothing when the planner
   /// cannot price it (sub-axes, no static shape).
+  /// For an op whose partitioning decides more than a factor assignment
+  /// (partition::decidesBeyondAssignment): what partition::planOp chooses
+  /// from the layouts propagation gave its operands and results, priced by
+  /// partition::priceOpPlan. None when a layout is not one the partitioner
+  /// plans (sub-axes).
+  std::optional<double> opPlanCost(int32_t r, mlir::FlatSymbolRefAttr mesh,
+                                   ReshardsDone *done, bool bytesOnly) const;
   std::optional<double> plannedCost(mlir::FlatSymbolRefAttr mesh,
                                     const AxisSharding &from,
                                     const AxisSharding &to,
