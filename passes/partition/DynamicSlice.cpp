@@ -74,8 +74,6 @@ Value buildMaskedDynamicSlice(LocalBuilder &local, DynamicSliceOp op,
     if (sizes[d] == globalIn.getDimSize(d))
       sizes[d] = localIn.getDimSize(d); // taken whole: the local block
   RankedTensorType resultType = op.getType().clone(sizes);
-  auto indexType = resultType.clone(b.getI32Type());
-  auto predType = resultType.clone(b.getI1Type());
   SmallVector<Value> localOffsets;
   Value inside;
   for (int64_t d = 0; d < rank; ++d) {
@@ -107,23 +105,10 @@ Value buildMaskedDynamicSlice(LocalBuilder &local, DynamicSliceOp op,
         local.scalarI32(loc, block + size)));
     // Keep the positions whose global index lies in this block and in the
     // tensor (not in its padding).
-    Value position =
-        AddOp::create(b, loc, IotaOp::create(b, loc, indexType, d),
-                      BroadcastInDimOp::create(b, loc, indexType, offset,
-                                               b.getDenseI64ArrayAttr({})));
-    Value lo = BroadcastInDimOp::create(b, loc, indexType, begin,
-                                        b.getDenseI64ArrayAttr({}));
-    Value hi = BroadcastInDimOp::create(
-        b, loc, indexType,
-        MinOp::create(b, loc,
-                      AddOp::create(b, loc, begin, local.scalarI32(loc, block)),
-                      local.scalarI32(loc, globalIn.getDimSize(d))),
-        b.getDenseI64ArrayAttr({}));
-    Value mine = AndOp::create(
-        b, loc,
-        CompareOp::create(b, loc, predType, CompareDirection::ge, position, lo),
-        CompareOp::create(b, loc, predType, CompareDirection::lt, position,
-                          hi));
+    Value hi = MinOp::create(
+        b, loc, AddOp::create(b, loc, begin, local.scalarI32(loc, block)),
+        local.scalarI32(loc, globalIn.getDimSize(d)));
+    Value mine = local.rangeMask(loc, sizes, d, offset, begin, hi);
     inside = inside ? AndOp::create(b, loc, inside, mine).getResult() : mine;
   }
   Value window =

@@ -35,8 +35,6 @@ Value buildLocalDynamicUpdateSlice(LocalBuilder &local, DynamicUpdateSliceOp op,
   auto globalUpd = cast<RankedTensorType>(op.getUpdate().getType());
   int64_t rank = inType.getRank();
   auto scalarI32 = RankedTensorType::get({}, b.getI32Type());
-  auto indexType = inType.clone(b.getI32Type());
-  auto predType = inType.clone(b.getI1Type());
 
   SmallVector<int64_t> low(rank, 0);
   SmallVector<Value> starts;
@@ -67,20 +65,9 @@ Value buildLocalDynamicUpdateSlice(LocalBuilder &local, DynamicUpdateSliceOp op,
                                    SubOp::create(b, loc, blockStart, offset),
                                    local.scalarI32(loc, block)));
     // Positions of this block inside [offset, offset + size).
-    Value position =
-        AddOp::create(b, loc, IotaOp::create(b, loc, indexType, d),
-                      BroadcastInDimOp::create(b, loc, indexType, blockStart,
-                                               b.getDenseI64ArrayAttr({})));
-    Value first = BroadcastInDimOp::create(b, loc, indexType, offset,
-                                           b.getDenseI64ArrayAttr({}));
-    Value end = AddOp::create(
-        b, loc, first, local.splat(loc, indexType, b.getI32IntegerAttr(size)));
+    Value end = AddOp::create(b, loc, offset, local.scalarI32(loc, size));
     Value in =
-        AndOp::create(b, loc,
-                      CompareOp::create(b, loc, predType, CompareDirection::ge,
-                                        position, first),
-                      CompareOp::create(b, loc, predType, CompareDirection::lt,
-                                        position, end));
+        local.rangeMask(loc, inType.getShape(), d, blockStart, offset, end);
     inside = inside ? AndOp::create(b, loc, inside, in) : in;
   }
   if (!inside) // the update covers the whole input

@@ -11,6 +11,23 @@ using namespace xspmd::xla;
 
 namespace xspmd::partition {
 
+Value LocalBuilder::rangeMask(Location loc, ArrayRef<int64_t> shape,
+                              int64_t dim, Value base, Value lo, Value hi) {
+  auto indexType = RankedTensorType::get(shape, b.getI32Type());
+  auto predType = RankedTensorType::get(shape, b.getI1Type());
+  auto spread = [&](Value scalar) -> Value {
+    return BroadcastInDimOp::create(b, loc, indexType, scalar,
+                                    b.getDenseI64ArrayAttr({}));
+  };
+  Value position = AddOp::create(b, loc, IotaOp::create(b, loc, indexType, dim),
+                                 spread(base));
+  return AndOp::create(b, loc,
+                       CompareOp::create(b, loc, predType, CompareDirection::ge,
+                                         position, spread(lo)),
+                       CompareOp::create(b, loc, predType, CompareDirection::lt,
+                                         position, spread(hi)));
+}
+
 Value LocalBuilder::splat(Location loc, RankedTensorType type,
                           TypedAttr value) {
   return ConstantOp::create(b, loc, DenseElementsAttr::get(type, value));

@@ -56,6 +56,13 @@ public:
                             const ShardLayout &layout, int64_t dim,
                             llvm::ArrayRef<std::pair<int64_t, int64_t>> pairs);
 
+  /// An i1 tensor of `shape` that is true where `base` plus the index
+  /// along `dim` lies in [`lo`, `hi`) (all three scalar i32 tensors): the
+  /// elements of a block that fall in a window of the global tensor.
+  mlir::Value rangeMask(mlir::Location loc, llvm::ArrayRef<int64_t> shape,
+                        int64_t dim, mlir::Value base, mlir::Value lo,
+                        mlir::Value hi);
+
   /// A splat constant of `type` (a tensor type) holding `value`.
   mlir::Value splat(mlir::Location loc, mlir::RankedTensorType type,
                     mlir::TypedAttr value);
