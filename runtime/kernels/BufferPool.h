@@ -7,12 +7,12 @@
 //
 // The cache never grows the process: a miss first cuts the block from a
 // larger cached one, and when none is left, gives cached blocks back to the
-// OS until the live tensors plus the cache fit in the most the live tensors
-// have ever needed at once (so peak memory is the program's, not the
-// cache's: with one cached block per freed size, 8 simulated devices kept
-// 100 MB of mismatched sizes at the MLP's peak). Blocks are mapped from the
-// OS directly, so what is given back leaves the process (glibc would keep
-// it in its arenas, one per device thread), with transparent huge pages
+// OS until the live tensors plus the cache fit in an eighth more than the
+// most the live tensors have ever needed at once (so peak memory is the
+// program's, not the cache's: with one cached block per freed size, 8 simulated
+// devices kept 100 MB of mismatched sizes at the MLP's peak). Blocks are mapped
+// from the OS directly, so what is given back leaves the process (glibc would
+// keep it in its arenas, one per device thread), with transparent huge pages
 // asked for on large ones. Small blocks go straight to malloc; the cache is
 // also bounded by XSPMD_BUFFER_POOL_MB (default 1024).
 //
@@ -43,6 +43,10 @@ struct BufferPoolUsage {
   size_t cached = 0;
 };
 BufferPoolUsage getBufferPoolUsage();
+
+/// The most live tensors plus the cache may hold on a miss, given the most
+/// live tensors have held (their peak and an eighth).
+size_t footprintBudget(size_t peakLive);
 
 } // namespace xspmd::runtime
 
