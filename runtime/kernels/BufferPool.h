@@ -5,12 +5,12 @@
 // warm pages instead of faulting in (and zeroing) fresh ones from the OS on
 // every op, which costs as much as a small matmul.
 //
-// The cache never grows the process: a miss first cuts the block from a
-// larger cached one, and when none is left, gives cached blocks back to the
-// OS until the live tensors plus the cache fit in an eighth more than the
-// most the live tensors have ever needed at once (so peak memory is the
-// program's, not the cache's: with one cached block per freed size, 8 simulated
-// devices kept 100 MB of mismatched sizes at the MLP's peak). Blocks are mapped
+// The cache adds at most an eighth to the program's peak: a miss first cuts
+// the block from a larger cached one, and when none is left, gives cached
+// blocks back to the OS until the live tensors plus the cache fit in an
+// eighth more than the most the live tensors have ever needed at once (with
+// one cached block per freed size, 8 simulated devices kept 100 MB of
+// mismatched sizes at the MLP's peak, a third of its memory). Blocks are mapped
 // from the OS directly, so what is given back leaves the process (glibc would
 // keep it in its arenas, one per device thread), with transparent huge pages
 // asked for on large ones. Small blocks go straight to malloc; the cache is
