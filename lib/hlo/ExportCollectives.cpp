@@ -51,6 +51,17 @@ StringRef reducerOpcode(xla::ReductionKind kind) {
   return "add";
 }
 
+/// `reduced` times the reduction's `scale` (a mean's 1/n): HLO's reducing
+/// collectives have no scale, so it is a multiply after them.
+std::string emitScaled(ComputationExporter &ce, const std::string &reduced,
+                       const APFloat &scale, RankedTensorType type) {
+  double factor = scale.convertToDouble();
+  if (factor == 1.0)
+    return reduced;
+  return ce.emit("multiply", type, "multiply",
+                 {reduced, ce.emitSplat(factor, type)});
+}
+
 /// The groups a collective runs over, as device ids.
 DeviceGroups participants(ComputationExporter &ce, Operation *op) {
   auto coll = cast<xla::CollectiveOpInterface>(op);
@@ -141,10 +152,7 @@ xspmd::hlo::exportDeviceLevelOp(ComputationExporter &ce, Operation *op,
         std::string r =
             ce.emit("all-reduce", type, "all-reduce", operands,
                     collectiveAttrs(ce, op) + ", to_apply=%" + reducer);
-        if (o.getScale().convertToDouble() != 1.0)
-          r = ce.emit("multiply", type, "multiply",
-                      {r, ce.emitSplat(o.getScale().convertToDouble(), type)});
-        return bindOne(r);
+        return bindOne(emitScaled(ce, r, o.getScale(), type));
       })
       .Case([&](xla::AllGatherOp o) {
         return bindOne(ce.emit("all-gather", o.getType(), "all-gather",
@@ -160,10 +168,7 @@ xspmd::hlo::exportDeviceLevelOp(ComputationExporter &ce, Operation *op,
             ce.emit("reduce-scatter", type, "reduce-scatter", operands,
                     collectiveAttrs(ce, op) + ", dimensions={" +
                         std::to_string(o.getDim()) + "}, to_apply=%" + reducer);
-        if (o.getScale().convertToDouble() != 1.0)
-          r = ce.emit("multiply", type, "multiply",
-                      {r, ce.emitSplat(o.getScale().convertToDouble(), type)});
-        return bindOne(r);
+        return bindOne(emitScaled(ce, r, o.getScale(), type));
       })
       .Case([&](xla::AllToAllOp o) -> std::optional<LogicalResult> {
         int64_t split = o.getSplitDim(), concat = o.getConcatDim();

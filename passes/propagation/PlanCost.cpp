@@ -1,0 +1,354 @@
+//===- PlanCost.cpp - the bytes of propagation's final plan ---------------===//
+//
+// Prices the plan propagation settled on as the partitioner will carry it
+// out: each op through the partitioner's own decisions (partition::planOp)
+// and reshard planner, reshards an earlier op already did counted once. The
+// whole-plan cost decides near ties; the per-op bytes are explain's plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/propagation/OpEvaluator.h"
+
+#include "dialects/xla/XlaSubAxes.h"
+#include "passes/partition/OpPlan.h"
+#include "passes/partition/ReshardPlanner.h"
+#include "passes/partition/Reverse.h"
+#include "passes/partition/WindowedOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace xspmd::xla;
+
+namespace xspmd::prop::detail {
+
+double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
+                                       bool bytesOnly) const {
+  const OpRecord &record = records[r];
+  const OpShardingRule &rule = *record.rule;
+  int64_t numFactors = rule.getNumFactors();
+  int32_t numTensors = record.tensors.size();
+  FlatSymbolRefAttr meshRef;
+  for (int32_t t : record.tensors)
+    if (!meshRef)
+      meshRef = states[t].mesh;
+  if (!meshRef)
+    return 0;
+  auto found = meshes.find(meshRef);
+  if (found == meshes.end() || !found->second)
+    return 0;
+  const MeshAxes &mesh = *found->second;
+  if (record.carried < 0 && partition::decidesBeyondAssignment(record.op) &&
+      numTensors == static_cast<int32_t>(record.op->getNumOperands() +
+                                         record.op->getNumResults()))
+    if (std::optional<double> cost = opPlanCost(r, meshRef, done, bytesOnly))
+      return *cost;
+  // The factors' axes as the partitioner derives them
+  // (FunctionPartitioner.cpp, chooseAssignment): the tensors of `lead`
+  // decide their factors first (the results, or one operand then the
+  // results), the other operands the factors nobody decided when they all
+  // agree; an axis splits one factor; reduction factors keep their axes (a
+  // pending sum) or not (their operands gathered). The partitioner keeps
+  // the cheapest of these candidates, and so does the estimate.
+  int32_t numOps = numOperands(record);
+  SmallVector<bool> inCompound(numFactors, false);
+  for (int32_t k = 0; k < numTensors; ++k)
+    for (const DimFactors &dim : rule.getTensor(k))
+      if (dim.size() > 1)
+        for (int64_t f : dim)
+          inCompound[f] = true;
+  auto derive = [&](ArrayRef<int32_t> lead, bool keepReductions,
+                    bool keepPermutations) {
+    SmallVector<AxisList> factorAxes(numFactors);
+    SmallVector<bool> set(numFactors, false), decided(numFactors, false),
+        agreed(numFactors, true);
+    // Factors in the order tensors set them: an axis two factors want goes
+    // to the one set first (the partitioner offers axes tensor by tensor).
+    SmallVector<int64_t> setOrder;
+    SmallVector<AxisList> scratch(numFactors);
+    auto visit = [&](int32_t k, bool leading) {
+      const ValueState &state = states[record.tensors[k]];
+      for (auto [d, factors] : llvm::enumerate(rule.getTensor(k))) {
+        for (int64_t f : factors)
+          scratch[f].clear();
+        if (state.mesh == meshRef)
+          projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
+                     scratch);
+        for (int64_t f : factors) {
+          if (decided[f])
+            continue;
+          if (!set[f]) {
+            factorAxes[f] = scratch[f];
+            set[f] = true;
+            decided[f] = leading;
+            setOrder.push_back(f);
+          } else if (factorAxes[f] != scratch[f]) {
+            agreed[f] = false;
+          }
+        }
+      }
+    };
+    for (int32_t k : lead)
+      visit(k, /*leading=*/true);
+    for (int32_t k = 0; k < numOps; ++k)
+      if (!llvm::is_contained(lead, k))
+        visit(k, /*leading=*/false);
+    // A factor in a compound dimension is split evenly only: padding would
+    // interleave with data (the partitioner stops at the first axis that
+    // does not divide it).
+    for (int64_t f : setOrder) {
+      if (!inCompound[f])
+        continue;
+      int64_t taken = 1;
+      for (auto [i, axis] : llvm::enumerate(factorAxes[f])) {
+        taken *= mesh.size(axis);
+        if (rule.factorSizes[f] % taken != 0) {
+          factorAxes[f].resize(i);
+          break;
+        }
+      }
+    }
+    llvm::SmallDenseSet<StringAttr, 8> used;
+    for (int64_t f : setOrder) {
+      if (!agreed[f] || rule.factorKinds[f] == FactorKind::needReplication ||
+          (!keepReductions && rule.factorKinds[f] == FactorKind::reduction) ||
+          (!keepPermutations && rule.factorKinds[f] == FactorKind::permutation))
+        factorAxes[f].clear();
+      for (auto [i, axis] : llvm::enumerate(factorAxes[f]))
+        if (!used.insert(axis).second) {
+          factorAxes[f].resize(i);
+          break;
+        }
+    }
+    return factorAxes;
+  };
+  SmallVector<int32_t> results;
+  for (int32_t k = numOps; k < numTensors; ++k)
+    results.push_back(k);
+  SmallVector<SmallVector<int32_t>> leads{results};
+  // A returned or marked value is resharded to exactly what the result or
+  // mark says; other ops try each operand first too.
+  bool boundary = isa<func::ReturnOp, MarkShardingOp>(record.op);
+  for (int32_t k = 0; k < numOps && !boundary; ++k) {
+    SmallVector<int32_t> lead{k};
+    llvm::append_range(lead, results);
+    leads.push_back(lead);
+  }
+  bool hasReduction =
+      llvm::is_contained(rule.factorKinds, FactorKind::reduction);
+  // Only windowed ops and reverse split their permutation factors (a halo
+  // or mirror exchange); a reverse may also gather them.
+  auto reverse = dyn_cast<ReverseOp>(record.op);
+  SmallVector<bool, 2> permutationChoices{(reverse && record.carried < 0) ||
+                                          partition::isWindowedOp(record.op)};
+  if (reverse)
+    permutationChoices.push_back(false);
+  // The collective_permutes of a reverse whose input is split along a
+  // reversed dimension.
+  auto mirrorCost = [&](ArrayRef<AxisList> factorAxes, bool bytesOnly) {
+    if (!reverse || record.carried >= 0)
+      return 0.0;
+    Evaluator e(record, states, meshRef, mesh, options.costModel);
+    std::optional<ShardLayout> layout =
+        toLayout(meshRef, e.target(0, factorAxes), reverse.getType(),
+                 ReductionKind::sum);
+    if (!layout)
+      return 0.0;
+    partition::ReshardPlanner &planner = getPlanner(meshRef);
+    partition::ReshardCostModel costs = planner.getCosts();
+    if (bytesOnly)
+      costs = {1.0, 1.0, 0.0};
+    return partition::mirrorExchangeCost(reverse, *layout, planner.getMesh(),
+                                         costs);
+  };
+  Evaluator weighted(record, states, meshRef, mesh, options.costModel);
+  weighted.setPrice([&](const AxisSharding &from, const AxisSharding &to,
+                        const ValueState &state) {
+    return plannedCost(meshRef, from, to, state, /*bytesOnly=*/false);
+  });
+  SmallVector<AxisList> best;
+  double bestCost = std::numeric_limits<double>::infinity();
+  for (bool keepPermutations : permutationChoices) {
+    for (bool keepReductions : {true, false}) {
+      if (!keepReductions && !hasReduction)
+        break;
+      for (ArrayRef<int32_t> lead : leads) {
+        SmallVector<AxisList> factorAxes =
+            derive(lead, keepReductions, keepPermutations);
+        double cost = weighted.cost(factorAxes, /*final=*/true) +
+                      mirrorCost(factorAxes, /*bytesOnly=*/false);
+        if (cost < bestCost) {
+          bestCost = cost;
+          best = std::move(factorAxes);
+        }
+      }
+    }
+  }
+  Evaluator evaluator(record, states, meshRef, mesh, options.costModel);
+  evaluator.setPrice([&](const AxisSharding &from, const AxisSharding &to,
+                         const ValueState &state) {
+    return plannedCost(meshRef, from, to, state, bytesOnly);
+  });
+  return evaluator.cost(best, /*final=*/true, done) +
+         mirrorCost(best, bytesOnly);
+}
+
+partition::ReshardPlanner &
+FunctionPropagation::getPlanner(FlatSymbolRefAttr meshRef) const {
+  auto &planner = planners[meshRef];
+  if (!planner) {
+    partition::ReshardCostModel costs;
+    costs.iciByteCost = options.costModel.iciByteCost;
+    costs.dcnByteCost = options.costModel.dcnByteCost;
+    planner = std::make_unique<partition::ReshardPlanner>(
+        xla::MeshModel::fromAttr(meshes.find(meshRef)->second->getMesh()),
+        costs);
+  }
+  return *planner;
+}
+
+std::optional<ShardLayout>
+FunctionPropagation::toLayout(FlatSymbolRefAttr meshRef, const AxisSharding &s,
+                              RankedTensorType type, ReductionKind kind) const {
+  auto found = meshes.find(meshRef);
+  if (found == meshes.end() || !found->second || !type ||
+      !type.hasStaticShape() ||
+      static_cast<int64_t>(s.dims.size()) != type.getRank())
+    return std::nullopt;
+  const MeshAxes &axes = *found->second;
+  const xla::MeshModel &model = getPlanner(meshRef).getMesh();
+  auto indexOf = [&](StringAttr a) -> std::optional<int> {
+    int64_t i = axes.index(a);
+    if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
+        model.axisSizes[i] != axes.size(a))
+      return std::nullopt;
+    return static_cast<int>(i);
+  };
+  ShardLayout layout;
+  for (auto [d, dim] : llvm::enumerate(s.dims)) {
+    auto &dimAxes = layout.dimAxes.emplace_back();
+    int64_t shards = 1;
+    for (StringAttr a : dim) {
+      std::optional<int> i = indexOf(a);
+      if (!i)
+        return std::nullopt;
+      dimAxes.push_back(*i);
+      shards *= model.axisSizes[*i];
+    }
+    layout.paddedSize.push_back(xla::paddedDimSize(type.getDimSize(d), shards));
+  }
+  for (StringAttr a : s.partial) {
+    std::optional<int> i = indexOf(a);
+    if (!i)
+      return std::nullopt;
+    layout.partialAxes.push_back(*i);
+  }
+  llvm::sort(layout.partialAxes);
+  layout.partialKind = kind;
+  // An axis may split one dimension or be pending, not both: such a
+  // candidate is no layout the planner knows.
+  SmallVector<bool> seen(model.axisSizes.size(), false);
+  for (ArrayRef<int> dimAxes : layout.dimAxes)
+    for (int a : dimAxes)
+      if (std::exchange(seen[a], true))
+        return std::nullopt;
+  for (int a : layout.partialAxes)
+    if (std::exchange(seen[a], true))
+      return std::nullopt;
+  return layout;
+}
+
+std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
+                                                      FlatSymbolRefAttr meshRef,
+                                                      ReshardsDone *done,
+                                                      bool bytesOnly) const {
+  const OpRecord &record = records[r];
+  Operation *op = record.op;
+  int32_t numOps = op->getNumOperands();
+  // The layouts the partitioner will see: operands as propagation left
+  // them (a value no sharding reached is replicated), results as it chose.
+  SmallVector<ShardLayout> current, targets;
+  for (auto [k, t] : llvm::enumerate(record.tensors)) {
+    const ValueState &state = states[t];
+    Value value = static_cast<int32_t>(k) < numOps ? op->getOperand(k)
+                                                   : op->getResult(k - numOps);
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return std::nullopt;
+    AxisSharding sharding;
+    if (state.mesh == meshRef)
+      sharding = state.toAxisSharding();
+    else
+      sharding.dims.resize(type.getRank());
+    std::optional<ShardLayout> layout =
+        toLayout(meshRef, sharding, type, state.partialKind);
+    if (!layout)
+      return std::nullopt;
+    (static_cast<int32_t>(k) < numOps ? current : targets)
+        .push_back(std::move(*layout));
+  }
+  partition::ReshardPlanner &planner = getPlanner(meshRef);
+  partition::OpPlan plan = partition::planOp(op, *record.rule, current, targets,
+                                             planner, options.halo);
+  partition::ReshardCostModel costs = planner.getCosts();
+  if (bytesOnly)
+    costs = {1.0, 1.0, 0.0};
+  auto price = [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
+                   const ShardLayout &from, const ShardLayout &to) {
+    // The partitioner reshards an operand to a layout once and reuses it.
+    for (auto [k, operand] : llvm::enumerate(op->getOperands()))
+      if (value && operand == value && done &&
+          !done->insert({record.tensors[k], "layout " + to.key()}).second)
+        return 0.0;
+    const partition::ReshardPlan &reshard =
+        planner.plan(shape, elementBytes, from, to);
+    if (!bytesOnly)
+      return reshard.cost;
+    double bytes = 0;
+    for (const partition::ReshardStep &step : reshard.steps)
+      bytes += step.bytesPerDevice;
+    return bytes;
+  };
+  return partition::priceOpPlan(op, plan, current, targets, planner.getMesh(),
+                                costs, price);
+}
+
+std::optional<double> FunctionPropagation::plannedCost(
+    FlatSymbolRefAttr meshRef, const AxisSharding &from, const AxisSharding &to,
+    const ValueState &state, bool bytesOnly) const {
+  // The partitioner plans on whole mesh axes and global shapes; sub-axes
+  // and values without a shape keep the closed-form estimate.
+  RankedTensorType type;
+  if (state.value)
+    type = dyn_cast<RankedTensorType>(state.value.getType());
+  else if (state.funcResult >= 0)
+    type = dyn_cast<RankedTensorType>(
+        mlir::func::FuncOp(func).getResultTypes()[state.funcResult]);
+  std::optional<ShardLayout> source =
+      toLayout(meshRef, from, type, state.partialKind);
+  std::optional<ShardLayout> target =
+      toLayout(meshRef, to, type, state.partialKind);
+  if (!source || !target)
+    return std::nullopt;
+  if (*source == *target)
+    return 0.0;
+  const partition::ReshardPlan &plan = getPlanner(meshRef).plan(
+      type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, *source,
+      *target);
+  if (!bytesOnly)
+    return plan.cost;
+  double bytes = 0;
+  for (const partition::ReshardStep &step : plan.steps)
+    bytes += step.bytesPerDevice;
+  return bytes;
+}
+
+double FunctionPropagation::planCost() const {
+  double total = 0;
+  ReshardsDone done;
+  for (int32_t r = 0, e = records.size(); r < e; ++r)
+    total += recordCost(r, &done);
+  return total;
+}
+
+} // namespace xspmd::prop::detail
