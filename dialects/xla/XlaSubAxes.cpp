@@ -145,41 +145,29 @@ splitAxisAt(MeshAttr mesh, StringAttr axis, int64_t cut) {
 // Refinement
 //===----------------------------------------------------------------------===//
 
-namespace {
+SmallVector<StringAttr> MeshRefinement::expand(StringAttr name) const {
+  std::optional<ResolvedAxis> r = resolveAxis(original, name);
+  if (!r)
+    return {};
+  const AxisAtoms &a = atoms[r->index];
+  if (a.names.empty())
+    return r->isWhole() ? SmallVector<StringAttr>{name}
+                        : SmallVector<StringAttr>{};
+  SmallVector<StringAttr> out;
+  int64_t covered = 1;
+  for (size_t i = 0; i + 1 < a.cuts.size(); ++i)
+    if (a.cuts[i] >= r->preSize && a.cuts[i + 1] <= r->preSize * r->size) {
+      out.push_back(a.names[i]);
+      covered *= a.cuts[i + 1] / a.cuts[i];
+    }
+  if (covered != r->size)
+    return {};
+  return out;
+}
 
-/// The atoms one axis splits into: cut points 1 = c0 < c1 < ... < cn = size.
-struct AxisAtoms {
-  SmallVector<int64_t> cuts;
-  SmallVector<StringAttr> names;
-};
-
-struct MeshRefinement {
-  MeshAttr original;
-  MeshAttr refined;
-  /// Per axis of the original mesh; empty `names` when the axis is kept.
-  SmallVector<AxisAtoms> atoms;
-
-  /// The refined axes a reference to the original mesh stands for.
-  SmallVector<StringAttr> expand(StringAttr name) const {
-    std::optional<ResolvedAxis> r = resolveAxis(original, name);
-    if (!r || atoms[r->index].names.empty())
-      return {name};
-    const AxisAtoms &a = atoms[r->index];
-    SmallVector<StringAttr> out;
-    for (size_t i = 0; i + 1 < a.cuts.size(); ++i)
-      if (a.cuts[i] >= r->preSize && a.cuts[i + 1] <= r->preSize * r->size)
-        out.push_back(a.names[i]);
-    return out;
-  }
-};
-
-} // namespace
-
-/// Splits every axis of `mesh` at the pre-sizes in `cuts[i]`. On failure
-/// returns nullopt and says why in `error`.
-static std::optional<MeshRefinement>
-buildRefinement(MeshAttr mesh, ArrayRef<std::set<int64_t>> cuts,
-                std::string &error) {
+std::optional<MeshRefinement>
+MeshRefinement::build(MeshAttr mesh, ArrayRef<std::set<int64_t>> cuts,
+                      std::string &error) {
   MLIRContext *ctx = mesh.getContext();
   MeshRefinement ref;
   ref.original = mesh;
@@ -234,8 +222,13 @@ buildRefinement(MeshAttr mesh, ArrayRef<std::set<int64_t>> cuts,
 static SmallVector<StringAttr> expandAll(const MeshRefinement &ref,
                                          ArrayRef<StringAttr> names) {
   SmallVector<StringAttr> out;
-  for (StringAttr name : names)
-    llvm::append_range(out, ref.expand(name));
+  for (StringAttr name : names) {
+    SmallVector<StringAttr> atoms = ref.expand(name);
+    if (atoms.empty())
+      out.push_back(name); // the verifier reports names that do not resolve
+    else
+      llvm::append_range(out, atoms);
+  }
   return out;
 }
 
@@ -250,9 +243,7 @@ static ShardingAttr refineSharding(const MeshRefinement &ref, ShardingAttr s) {
                            s.getPartialKind());
 }
 
-/// Records the cut points a reference to `axis` needs.
-static void noteCuts(MeshAttr mesh, StringAttr axis,
-                     SmallVectorImpl<std::set<int64_t>> &cuts) {
+void noteSubAxisCuts(MeshAttr mesh, StringAttr axis, SubAxisCuts &cuts) {
   if (mesh.getAxisIndex(axis) >= 0)
     return;
   std::optional<ResolvedAxis> r = resolveAxis(mesh, axis);
@@ -268,15 +259,15 @@ refineForSharding(MeshAttr mesh, ShardingAttr sharding, std::string &error) {
   SmallVector<std::set<int64_t>> cuts;
   for (DimShardingAttr dim : sharding.getDims())
     for (StringAttr axis : dim.getAxes())
-      noteCuts(mesh, axis, cuts);
+      noteSubAxisCuts(mesh, axis, cuts);
   for (StringAttr axis : sharding.getPartialAxes())
-    noteCuts(mesh, axis, cuts);
+    noteSubAxisCuts(mesh, axis, cuts);
   if (cuts.empty())
     return std::make_pair(mesh, sharding);
-  std::optional<MeshRefinement> ref = buildRefinement(mesh, cuts, error);
+  std::optional<MeshRefinement> ref = MeshRefinement::build(mesh, cuts, error);
   if (!ref)
     return std::nullopt;
-  return std::make_pair(ref->refined, refineSharding(*ref, sharding));
+  return std::make_pair(ref->getRefined(), refineSharding(*ref, sharding));
 }
 
 MeshAttr primeRefinedMesh(MeshAttr mesh) {
@@ -290,8 +281,8 @@ MeshAttr primeRefinedMesh(MeshAttr mesh) {
       }
   }
   std::string error;
-  std::optional<MeshRefinement> ref = buildRefinement(mesh, cuts, error);
-  return ref ? ref->refined : MeshAttr();
+  std::optional<MeshRefinement> ref = MeshRefinement::build(mesh, cuts, error);
+  return ref ? ref->getRefined() : MeshAttr();
 }
 
 LogicalResult refineSubAxes(ModuleOp module) {
@@ -309,7 +300,7 @@ LogicalResult refineSubAxes(ModuleOp module) {
     MeshAttr mesh = it->second.getMesh();
     if (mesh.getAxisIndex(axis) >= 0 || !resolveAxis(mesh, axis))
       return;
-    noteCuts(mesh, axis, cuts[meshRef.getAttr()]);
+    noteSubAxisCuts(mesh, axis, cuts[meshRef.getAttr()]);
   };
   module->walk([&](Operation *op) {
     op->getAttrDictionary().walk([&](ShardingAttr s) {
@@ -332,7 +323,7 @@ LogicalResult refineSubAxes(ModuleOp module) {
     MeshOp meshOp = meshes[sym];
     std::string error;
     std::optional<MeshRefinement> ref =
-        buildRefinement(meshOp.getMesh(), perAxis, error);
+        MeshRefinement::build(meshOp.getMesh(), perAxis, error);
     if (!ref)
       return meshOp.emitError() << error;
     refinements[sym] = std::move(*ref);
@@ -362,7 +353,7 @@ LogicalResult refineSubAxes(ModuleOp module) {
     op->setAttr("axes", ArrayAttr::get(ctx, expanded));
   });
   for (auto &[sym, ref] : refinements)
-    meshes[sym].setMeshAttr(ref.refined);
+    meshes[sym].setMeshAttr(ref.getRefined());
   return success();
 }
 

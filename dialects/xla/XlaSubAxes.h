@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <set>
 #include <string>
 
 namespace xspmd::xla {
@@ -80,6 +81,45 @@ canonicalizeAxes(MeshAttr mesh, llvm::ArrayRef<mlir::StringAttr> axes);
 /// axis's range or does not divide evenly.
 std::optional<std::pair<mlir::StringAttr, mlir::StringAttr>>
 splitAxisAt(MeshAttr mesh, mlir::StringAttr axis, int64_t cut);
+
+/// Cut points of sub-axes, per axis of a mesh: the pre-sizes (and pre-size
+/// times size) of the parts of the axis in use.
+using SubAxisCuts = llvm::SmallVector<std::set<int64_t>>;
+
+/// Adds to `cuts` the cut points a reference to `axis` on `mesh` needs
+/// (none for a whole axis or a name that does not resolve).
+void noteSubAxisCuts(MeshAttr mesh, mlir::StringAttr axis, SubAxisCuts &cuts);
+
+/// A mesh with some axes split into atoms (sub-axes of their own), and how
+/// references to the original mesh map onto them.
+class MeshRefinement {
+public:
+  /// `mesh` split at `cuts` (row-major; on a hybrid mesh the DCN part stays
+  /// major). nullopt, with `error` set, when the cuts of one axis do not form
+  /// a divisibility chain or split a DCN part unevenly.
+  static std::optional<MeshRefinement>
+  build(MeshAttr mesh, llvm::ArrayRef<std::set<int64_t>> cuts,
+        std::string &error);
+
+  MeshAttr getOriginal() const { return original; }
+  MeshAttr getRefined() const { return refined; }
+  /// The atoms of the refined mesh that `name` (an axis or sub-axis of the
+  /// original mesh) stands for, major to minor; `name` itself when its axis
+  /// is not split. Empty when `name` does not resolve or its range does not
+  /// start and end at cuts of the refinement.
+  llvm::SmallVector<mlir::StringAttr> expand(mlir::StringAttr name) const;
+
+private:
+  /// The atoms one axis splits into: cut points 1 = c0 < ... < cn = size.
+  struct AxisAtoms {
+    llvm::SmallVector<int64_t> cuts;
+    llvm::SmallVector<mlir::StringAttr> names;
+  };
+  MeshAttr original;
+  MeshAttr refined;
+  /// Per axis of the original mesh; empty `names` when the axis is kept.
+  llvm::SmallVector<AxisAtoms> atoms;
+};
 
 /// `mesh` refined at the sub-axes `sharding` names, and `sharding` over it
 /// (unchanged when it names none). nullopt, with `error` set, when the

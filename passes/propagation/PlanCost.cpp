@@ -193,56 +193,113 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
          mirrorCost(best, bytesOnly);
 }
 
+const xla::MeshRefinement *
+FunctionPropagation::getRefinement(FlatSymbolRefAttr meshRef,
+                                   ArrayRef<const AxisSharding *> extra) const {
+  auto found = meshes.find(meshRef);
+  if (found == meshes.end() || !found->second)
+    return nullptr;
+  MeshAttr mesh = found->second->getMesh();
+  auto note = [&](const AxisSharding &s, xla::SubAxisCuts &cuts) {
+    for (const AxisList &dim : s.dims)
+      for (StringAttr axis : dim)
+        xla::noteSubAxisCuts(mesh, axis, cuts);
+    for (StringAttr axis : s.partial)
+      xla::noteSubAxisCuts(mesh, axis, cuts);
+  };
+  xla::SubAxisCuts cuts;
+  if (settled) {
+    auto [it, inserted] = settledCuts.try_emplace(meshRef);
+    if (inserted)
+      for (const ValueState &state : states)
+        if (state.mesh == meshRef)
+          note(state.toAxisSharding(), it->second);
+    cuts = it->second;
+  }
+  for (const AxisSharding *s : extra)
+    note(*s, cuts);
+  std::string key;
+  for (auto [i, points] : llvm::enumerate(cuts)) {
+    key += std::to_string(i) + ":";
+    for (int64_t p : points)
+      key += std::to_string(p) + ",";
+    key += ";";
+  }
+  auto [it, inserted] =
+      refinements.try_emplace({meshRef.getAsOpaquePointer(), key});
+  if (inserted) {
+    std::string error;
+    if (std::optional<xla::MeshRefinement> refinement =
+            xla::MeshRefinement::build(mesh, cuts, error))
+      it->second =
+          std::make_unique<xla::MeshRefinement>(std::move(*refinement));
+  }
+  return it->second.get();
+}
+
 partition::ReshardPlanner &
-FunctionPropagation::getPlanner(FlatSymbolRefAttr meshRef) const {
-  auto &planner = planners[meshRef];
+FunctionPropagation::getPlanner(const xla::MeshRefinement &refinement) const {
+  auto &planner = planners[refinement.getRefined()];
   if (!planner) {
     partition::ReshardCostModel costs;
     costs.iciByteCost = options.costModel.iciByteCost;
     costs.dcnByteCost = options.costModel.dcnByteCost;
     planner = std::make_unique<partition::ReshardPlanner>(
-        xla::MeshModel::fromAttr(meshes.find(meshRef)->second->getMesh()),
-        costs);
+        xla::MeshModel::fromAttr(refinement.getRefined()), costs);
   }
   return *planner;
 }
 
+partition::ReshardPlanner &
+FunctionPropagation::getPlanner(FlatSymbolRefAttr meshRef) const {
+  const xla::MeshRefinement *refinement = getRefinement(meshRef);
+  if (refinement)
+    return getPlanner(*refinement);
+  // Incompatible sub-axes (toLayout maps none of them): the whole axes.
+  std::string error;
+  auto &unrefined = refinements[{meshRef.getAsOpaquePointer(), "whole"}];
+  if (!unrefined)
+    unrefined =
+        std::make_unique<xla::MeshRefinement>(*xla::MeshRefinement::build(
+            meshes.find(meshRef)->second->getMesh(), {}, error));
+  return getPlanner(*unrefined);
+}
+
 std::optional<ShardLayout>
 FunctionPropagation::toLayout(FlatSymbolRefAttr meshRef, const AxisSharding &s,
-                              RankedTensorType type, ReductionKind kind) const {
-  auto found = meshes.find(meshRef);
-  if (found == meshes.end() || !found->second || !type ||
-      !type.hasStaticShape() ||
+                              RankedTensorType type, ReductionKind kind,
+                              const xla::MeshRefinement *refinement) const {
+  if (!refinement)
+    refinement = getRefinement(meshRef);
+  if (!refinement || !type || !type.hasStaticShape() ||
       static_cast<int64_t>(s.dims.size()) != type.getRank())
     return std::nullopt;
-  const MeshAxes &axes = *found->second;
-  const xla::MeshModel &model = getPlanner(meshRef).getMesh();
-  auto indexOf = [&](StringAttr a) -> std::optional<int> {
-    int64_t i = axes.index(a);
-    if (i < 0 || i >= static_cast<int64_t>(model.axisSizes.size()) ||
-        model.axisSizes[i] != axes.size(a))
-      return std::nullopt;
-    return static_cast<int>(i);
+  const xla::MeshModel &model = getPlanner(*refinement).getMesh();
+  // The atoms of the refined mesh each axis stands for.
+  auto indicesOf = [&](StringAttr a, SmallVectorImpl<int> &out) {
+    SmallVector<StringAttr> atoms = refinement->expand(a);
+    for (StringAttr atom : atoms) {
+      int64_t i = model.axisIndex(atom.getValue());
+      if (i < 0)
+        return false;
+      out.push_back(static_cast<int>(i));
+    }
+    return !atoms.empty();
   };
   ShardLayout layout;
   for (auto [d, dim] : llvm::enumerate(s.dims)) {
     auto &dimAxes = layout.dimAxes.emplace_back();
-    int64_t shards = 1;
-    for (StringAttr a : dim) {
-      std::optional<int> i = indexOf(a);
-      if (!i)
+    for (StringAttr a : dim)
+      if (!indicesOf(a, dimAxes))
         return std::nullopt;
-      dimAxes.push_back(*i);
-      shards *= model.axisSizes[*i];
-    }
+    int64_t shards = 1;
+    for (int i : dimAxes)
+      shards *= model.axisSizes[i];
     layout.paddedSize.push_back(xla::paddedDimSize(type.getDimSize(d), shards));
   }
-  for (StringAttr a : s.partial) {
-    std::optional<int> i = indexOf(a);
-    if (!i)
+  for (StringAttr a : s.partial)
+    if (!indicesOf(a, layout.partialAxes))
       return std::nullopt;
-    layout.partialAxes.push_back(*i);
-  }
   llvm::sort(layout.partialAxes);
   layout.partialKind = kind;
   // An axis may split one dimension or be pending, not both: such a
@@ -316,25 +373,22 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
 std::optional<double> FunctionPropagation::plannedCost(
     FlatSymbolRefAttr meshRef, const AxisSharding &from, const AxisSharding &to,
     const ValueState &state, bool bytesOnly) const {
-  // The partitioner plans on whole mesh axes and global shapes; sub-axes
-  // and values without a shape keep the closed-form estimate.
-  RankedTensorType type;
-  if (state.value)
-    type = dyn_cast<RankedTensorType>(state.value.getType());
-  else if (state.funcResult >= 0)
-    type = dyn_cast<RankedTensorType>(
-        mlir::func::FuncOp(func).getResultTypes()[state.funcResult]);
+  // The partitioner plans on global shapes over the mesh refined at the
+  // sub-axes in use; a value without a static shape has no plan.
+  const xla::MeshRefinement *refinement = getRefinement(meshRef, {&from, &to});
+  RankedTensorType type = state.type;
   std::optional<ShardLayout> source =
-      toLayout(meshRef, from, type, state.partialKind);
+      toLayout(meshRef, from, type, state.partialKind, refinement);
   std::optional<ShardLayout> target =
-      toLayout(meshRef, to, type, state.partialKind);
+      toLayout(meshRef, to, type, state.partialKind, refinement);
   if (!source || !target)
     return std::nullopt;
   if (*source == *target)
     return 0.0;
-  const partition::ReshardPlan &plan = getPlanner(meshRef).plan(
-      type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, *source,
-      *target);
+  const partition::ReshardPlan &plan =
+      getPlanner(*refinement)
+          .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
+                *source, *target);
   if (!bytesOnly)
     return plan.cost;
   double bytes = 0;

@@ -54,8 +54,9 @@ int32_t FunctionPropagation::addState(Value value, Type type) {
   int32_t index = states.size();
   ValueState &state = states.emplace_back();
   state.value = value;
-  if (auto tensor = dyn_cast<RankedTensorType>(type))
-    state.dims.resize(tensor.getRank());
+  state.type = dyn_cast<RankedTensorType>(type);
+  if (state.type)
+    state.dims.resize(state.type.getRank());
   state.bytes = bytesOf(type);
   recordsOf.emplace_back();
   if (value)

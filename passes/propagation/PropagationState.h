@@ -14,6 +14,7 @@
 #include "dialects/xla/XlaOps.h"
 #include "dialects/xla/XlaShardingRule.h"
 #include "dialects/xla/XlaShardingRuleCache.h"
+#include "dialects/xla/XlaSubAxes.h"
 #include "passes/partition/ReshardPlanner.h"
 #include "passes/propagation/Propagation.h"
 
@@ -70,8 +71,11 @@ struct ValueState {
   bool carried = false;
   int32_t annotation = -1;
   double bytes = 0;
-  /// The IR value (null for a function result).
+  /// The IR value (null for a function result or a manual computation's
+  /// in_shardings entry).
   mlir::Value value;
+  /// The value's type; null when it is not a ranked tensor.
+  mlir::RankedTensorType type;
   int64_t funcResult = -1;
 
   AxisSharding toAxisSharding() const;
@@ -196,18 +200,38 @@ private:
   /// The state holding what a boundary use (a returned value, a
   /// mark_sharding's or manual computation's operand) must become.
   std::optional<int32_t> boundaryTarget(mlir::OpOperand &use) const;
-  /// The partitioner's planner for `mesh` (made on first use).
+  /// The mesh the partitioner plans `mesh`'s layouts on: its axes split
+  /// into atoms at the sub-axes in use (as xla::refineSubAxes does for the
+  /// partitioner). Those of the whole function once propagation has settled
+  /// (placeReshards ran), and those `extra` names. Null when they are
+  /// incompatible (the partitioner rejects such sub-axes too).
+  const xla::MeshRefinement *
+  getRefinement(mlir::FlatSymbolRefAttr mesh,
+                llvm::ArrayRef<const AxisSharding *> extra = {}) const;
+  /// The partitioner's planner for `mesh`'s refinement (made on first use).
   partition::ReshardPlanner &getPlanner(mlir::FlatSymbolRefAttr mesh) const;
-  /// `s` as the partitioner's layout of a `type` tensor; nothing for
-  /// sub-axes or a shape that is not static.
-  std::optional<xla::ShardLayout> toLayout(mlir::FlatSymbolRefAttr mesh,
-                                           const AxisSharding &s,
-                                           mlir::RankedTensorType type,
-                                           xla::ReductionKind kind) const;
-  /// The partitioner's planners (and plan caches), per mesh.
+  partition::ReshardPlanner &
+  getPlanner(const xla::MeshRefinement &refinement) const;
+  /// `s` as the partitioner's layout of a `type` tensor over `refinement`
+  /// (by default `mesh`'s); nothing for a shape that is not static or axes
+  /// the refinement does not split at.
+  std::optional<xla::ShardLayout>
+  toLayout(mlir::FlatSymbolRefAttr mesh, const AxisSharding &s,
+           mlir::RankedTensorType type, xla::ReductionKind kind,
+           const xla::MeshRefinement *refinement = nullptr) const;
+  /// The partitioner's planners (and plan caches), per refined mesh.
   mutable llvm::DenseMap<mlir::Attribute,
                          std::unique_ptr<partition::ReshardPlanner>>
       planners;
+  /// Refinements by mesh symbol and cut points (null: incompatible cuts).
+  mutable std::map<std::pair<const void *, std::string>,
+                   std::unique_ptr<xla::MeshRefinement>>
+      refinements;
+  /// The sub-axis cuts of the function's shardings per mesh, once settled.
+  mutable llvm::DenseMap<mlir::Attribute, xla::SubAxisCuts> settledCuts;
+  /// Set when propagation and reshard placement are done: the shardings
+  /// are those the partitioner will see.
+  bool settled = false;
 
   int32_t addState(mlir::Value value, mlir::Type type);
   /// States of an xla.manual_computation: its results hold out_shardings,

@@ -185,6 +185,9 @@ void FunctionPropagation::placeReshards() {
     movedReshards.push_back({boundary.op, states[chain[best].state].value,
                              chain[0].cost, chain[best].cost});
   }
+  // The shardings are final: price them on the mesh the partitioner will
+  // refine at their sub-axes.
+  settled = true;
 }
 
 } // namespace xspmd::prop::detail

@@ -1,6 +1,7 @@
 //===- PropagationMathTest.cpp - factor projection and reshard costs ------===//
 
 #include "dialects/xla/XlaOps.h"
+#include "dialects/xla/XlaSubAxes.h"
 #include "passes/propagation/AxisSharding.h"
 #include "passes/propagation/ReshardCost.h"
 
@@ -70,6 +71,40 @@ TEST_F(PropagationMath, ComposeStopsAfterAPartlyCoveredFactor) {
   // A non-dividing axis never enters a compound dimension.
   SmallVector<AxisList> uneven = {axes({"x", "y"}), axes({})};
   EXPECT_TRUE(composeDim({0, 1}, uneven, {6, 4}, m).empty());
+}
+
+TEST_F(PropagationMath, RefinementMapsSubAxesToAtoms) {
+  using xspmd::xla::MeshRefinement;
+  auto m = cast<xspmd::xla::MeshAttr>(
+      parseAttribute(R"(#xla.mesh<["x"=8, "y"=4]>)", &ctx));
+  xspmd::xla::SubAxisCuts cuts;
+  for (StringRef name : {"x:(2)2", "x", "y"})
+    xspmd::xla::noteSubAxisCuts(m, StringAttr::get(&ctx, name), cuts);
+  std::string error;
+  std::optional<MeshRefinement> r = MeshRefinement::build(m, cuts, error);
+  ASSERT_TRUE(r) << error;
+  // x splits at 2 and 4 into three atoms, row-major; y stays whole.
+  EXPECT_EQ(r->getRefined().getRank(), 4);
+  EXPECT_EQ(r->expand(StringAttr::get(&ctx, "x")),
+            axes({"x:(1)2", "x:(2)2", "x:(4)2"}));
+  EXPECT_EQ(r->expand(StringAttr::get(&ctx, "x:(2)4")),
+            axes({"x:(2)2", "x:(4)2"}));
+  EXPECT_EQ(r->expand(StringAttr::get(&ctx, "y")), axes({"y"}));
+  EXPECT_EQ(r->expand(StringAttr::get(&ctx, "x:(1)4")),
+            axes({"x:(1)2", "x:(2)2"}));
+  // A part whose ends are not cuts has no atoms: y is not split.
+  EXPECT_TRUE(r->expand(StringAttr::get(&ctx, "y:(1)2")).empty());
+  std::optional<MeshRefinement> coarse =
+      MeshRefinement::build(m, xspmd::xla::SubAxisCuts{{1, 4, 8}}, error);
+  ASSERT_TRUE(coarse);
+  // Nor one starting inside an atom (x split at 4 only).
+  EXPECT_TRUE(coarse->expand(StringAttr::get(&ctx, "x:(2)2")).empty());
+  // Cuts that are no divisibility chain are rejected.
+  auto six =
+      cast<xspmd::xla::MeshAttr>(parseAttribute(R"(#xla.mesh<["x"=6]>)", &ctx));
+  EXPECT_FALSE(
+      MeshRefinement::build(six, xspmd::xla::SubAxisCuts{{2, 3}}, error));
+  EXPECT_NE(error.find("incompatible"), std::string::npos);
 }
 
 TEST_F(PropagationMath, ReshardCostsByCollective) {
