@@ -139,31 +139,59 @@ public:
       if (state.mesh && state.mesh != meshRef)
         continue;
       AxisSharding want = target(k, factorAxes);
-      // What the tensor is, where it can simply adopt the op's choice.
-      AxisSharding have = state.toAxisSharding();
-      for (auto [d, dim] : llvm::enumerate(state.dims))
-        if (dim.open && isPrefix(dim.axes, want.dims[d]))
-          have.dims[d] = want.dims[d];
-      if (k < record.numOperands) {
-        total += reshardCost(have, want, state.bytes, mesh, model);
-        continue;
-      }
-      if (state.user) {
+      if (k >= record.numOperands)
         want.partial = pending;
-        total += reshardCost(want, have, state.bytes, mesh, model);
+      dropRepeatedAxes(want);
+      // What the tensor is, where it can simply adopt the op's choice (as
+      // applying it would: open dimensions grow by axes it does not hold).
+      AxisSharding have = state.toAxisSharding();
+      AxisList used = have.partial;
+      for (const AxisList &dim : have.dims)
+        llvm::append_range(used, dim);
+      for (auto [d, dim] : llvm::enumerate(state.dims)) {
+        if (!dim.open || !isPrefix(dim.axes, want.dims[d]))
+          continue;
+        for (StringAttr axis :
+             ArrayRef<StringAttr>(want.dims[d]).drop_front(dim.axes.size())) {
+          if (overlapsAny(used, axis))
+            break;
+          used.push_back(axis);
+          have.dims[d].push_back(axis);
+        }
+      }
+      if (k < record.numOperands) {
+        total += priceOf(have, want, state);
         continue;
       }
       // The pending result is reduced into what the value is: a
       // reduce-scatter where it already splits a dimension by a pending
       // axis, an all-reduce of the others.
-      have.partial.clear();
-      want.partial = pending;
-      total += reshardCost(want, have, state.bytes, mesh, model);
+      if (!state.user)
+        have.partial.clear();
+      total += priceOf(want, have, state);
     }
     return total;
   }
 
 private:
+  /// Keeps the first use of each axis, as applying a choice to a tensor
+  /// does: a trial may still give an axis to two factors (a later conflict
+  /// decides), but a tensor's dimension or pending set takes it only once.
+  static void dropRepeatedAxes(AxisSharding &s) {
+    AxisList used;
+    for (AxisList &dim : s.dims) {
+      auto repeated = llvm::find_if(
+          dim, [&](StringAttr axis) { return overlapsAny(used, axis); });
+      dim.erase(repeated, dim.end());
+      llvm::append_range(used, dim);
+    }
+    llvm::erase_if(s.partial, [&](StringAttr axis) {
+      bool repeated = overlapsAny(used, axis);
+      used.push_back(axis);
+      return repeated;
+    });
+  }
+
   /// The cost once every tensor has its final sharding: operands are
   /// resharded to what the factors need, the local result (pending on the
   /// reduction factors' axes) to what the value is; a value that stays
@@ -205,18 +233,18 @@ private:
         if (done && !(have == want) &&
             !done->insert({record.tensors[k], key(want)}).second)
           continue;
-        total += finalPrice(have, want, state);
+        total += priceOf(have, want, state);
         continue;
       }
       want.partial = pending;
       llvm::append_range(want.partial, passed);
-      total += finalPrice(want, have, state);
+      total += priceOf(want, have, state);
     }
     return total;
   }
 
-  double finalPrice(const AxisSharding &from, const AxisSharding &to,
-                    const ValueState &state) const {
+  double priceOf(const AxisSharding &from, const AxisSharding &to,
+                 const ValueState &state) const {
     if (from == to)
       return 0;
     if (price)

@@ -100,7 +100,12 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
   choice.axes.resize(numFactors);
   choice.priority.assign(numFactors, kNoPriority);
   choice.source.assign(numFactors, {-1, -1});
+  // Choices are priced as the final plan is: by the partitioner's planner.
   Evaluator evaluator(record, states, meshRef, *mesh, options.costModel);
+  evaluator.setPrice([&](const AxisSharding &from, const AxisSharding &to,
+                         const ValueState &state) {
+    return plannedCost(meshRef, from, to, state, /*bytesOnly=*/false);
+  });
   SmallVector<int64_t> undecided;
   for (int64_t f = 0; f < numFactors; ++f) {
     ArrayRef<Candidate> cands = candidates[f];

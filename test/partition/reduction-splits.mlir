@@ -13,10 +13,11 @@ xla.mesh @mesh = <["x"=4]>
 
 // FSDP: the weight's rows are split, the activations replicated. Gathering
 // the 128-byte weight (each device receives 96 B) beats slicing the
-// activations and all-reducing the 1 KiB product (1536 B per device).
+// activations and all-reducing the 1 KiB product (1536 B per device); each
+// option also pays its collective's fixed cost (256).
 // EXPLAIN: conflict at xla.matmul
-// EXPLAIN-NEXT: {"x"} from operand 1: cost 1536
-// EXPLAIN-NEXT: {} (unsharded): cost 96  <- chosen
+// EXPLAIN-NEXT: {"x"} from operand 1: cost 1792
+// EXPLAIN-NEXT: {} (unsharded): cost 352  <- chosen
 // CHECK-LABEL: func.func @fsdp_weight
 // CHECK: %[[W:.*]] = xla.all_gather %arg1, dim = 0 mesh_axes = @mesh["x"] : (tensor<2x4xf32>) -> tensor<8x4xf32>
 // CHECK-NEXT: xla.matmul %arg0, %[[W]] : (tensor<64x8xf32>, tensor<8x4xf32>) -> tensor<64x4xf32>

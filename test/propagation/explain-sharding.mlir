@@ -33,10 +33,12 @@ func.func @megatron(%x: tensor<16x32xf32> {xla.sharding = #xla.sharding<@mesh, [
   return %o : tensor<16x32xf32>
 }
 
-// Conflicts list their alternatives with priorities and estimated costs
-// (weighted bytes received per device). Sharding the contracting dimension
-// costs an all-to-all of %x (1280) and an all-reduce of the result
-// (2 * 16384 * 7/8 = 28672); gathering %w costs 8192 * 7/8 = 7168.
+// Conflicts list their alternatives with priorities and costs: the
+// partitioner's planner's weighted bytes per device plus 256 per
+// collective. Sharding the contracting dimension costs one all-to-all of %x
+// over both axes (1024 * 7/8 = 896, + 256) and an all-reduce of the result
+// (2 * 16384 * 7/8 = 28672, + 256); gathering %w costs 8192 * 7/8 = 7168
+// in two all-gathers (+ 512).
 // CHECK-LABEL: sharding of @fsdp:
 // CHECK-NEXT:   %arg0: #xla.sharding<@mesh, [{"data", "model"}, {}]>
 // CHECK-NEXT:     annotated (argument 0)
@@ -51,8 +53,8 @@ func.func @megatron(%x: tensor<16x32xf32> {xla.sharding = #xla.sharding<@mesh, [
 // CHECK-NEXT:   result 0: #xla.sharding<@mesh, [{"data", "model"}, {}]>
 // CHECK-NEXT:     dim 0 {"data", "model"}: from argument 0 through func.return at {{.*}} (returned value)
 // CHECK-NEXT:   conflict at xla.matmul at explain-sharding.mlir:{{[0-9]+}}:8: reduction factor j (size 32) can be sharded in 2 ways
-// CHECK-NEXT:     {"data", "model"} from operand 1: cost 29952
-// CHECK-NEXT:     {} (unsharded): cost 7168  <- chosen
+// CHECK-NEXT:     {"data", "model"} from operand 1: cost 30080
+// CHECK-NEXT:     {} (unsharded): cost 7680  <- chosen
 func.func @fsdp(%x: tensor<64x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"data", "model"}, {}]>},
                 %w: tensor<32x64xf32> {xla.sharding = #xla.sharding<@mesh, [{"data", "model"}, {}]>},
                 %u: tensor<8xf32>) -> tensor<64x64xf32> {

@@ -6,7 +6,7 @@
 
 // A near tie decided by the whole plan. At the first matmul axis "a" can
 // split the rows (gather w, 24,576 B) or the columns (gather x, 24,576 B):
-// the same locally. The columns let the second matmul keep its contracting
+// the same locally (24,576 B and one collective, 256, each). The columns let the second matmul keep its contracting
 // split (v's rows) and reduce-scatter its partial product into the
 // result's column split (786,432 B); with the rows, the cheapest the
 // partitioner can do is gather v (983,040 B). The whole-plan estimate
@@ -18,12 +18,12 @@ xla.mesh @mesh = <["a"=4]>
 // CHECK-LABEL: sharding of @tie:
 // CHECK: %0 = xla.matmul {{.*}}: #xla.sharding<@mesh, [{}, {"a"}]>
 // CHECK: conflict at xla.matmul at global-cost.mlir:[[#L1:]]:8: axis "a" wanted by factors i k
-// CHECK-NEXT: on factor i from operand 0: cost 24576
-// CHECK-NEXT: on factor k from operand 1: cost 24576  <- chosen
+// CHECK-NEXT: on factor i from operand 0: cost 24832
+// CHECK-NEXT: on factor k from operand 1: cost 24832  <- chosen
 // CHECK: near tie at xla.matmul at global-cost.mlir:[[#L1]]:8 re-decided by the whole plan: axis on factor k, plan cost 811520 instead of 1008384
 
 // LOCAL: %0 = xla.matmul {{.*}}: #xla.sharding<@mesh, [{"a"}, {}]>
-// LOCAL: on factor i from operand 0: cost 24576  <- chosen
+// LOCAL: on factor i from operand 0: cost 24832  <- chosen
 // LOCAL-NOT: near tie
 
 // BYTES: @tie: 2 collectives, sends 811008 B per device
