@@ -31,20 +31,6 @@ int64_t MeshAxes::size(StringAttr axis) const {
   return r ? r->size : 1;
 }
 
-xla::LinkClass MeshAxes::link(StringAttr axis) const {
-  std::optional<xla::ResolvedAxis> r = xla::resolveAxis(mesh, axis);
-  if (!r)
-    return xla::LinkClass::ici;
-  if (r->isWhole())
-    return mesh.getLinkClass(r->index);
-  // A sub-axis of a hybrid axis: the DCN part is the axis's major part.
-  int64_t dcn = mesh.getDcnSize(r->index);
-  if (dcn == 1 || r->preSize >= dcn)
-    return xla::LinkClass::ici;
-  return r->preSize * r->size <= dcn ? xla::LinkClass::dcn
-                                     : xla::LinkClass::mixed;
-}
-
 int64_t MeshAxes::product(ArrayRef<StringAttr> axes) const {
   int64_t n = 1;
   for (StringAttr axis : axes)

@@ -31,14 +31,13 @@ namespace xspmd::prop {
 /// Mesh axes (by name), major to minor.
 using AxisList = llvm::SmallVector<mlir::StringAttr, 2>;
 
-/// Axis sizes and link classes of one mesh, looked up by name.
+/// Axis sizes of one mesh, looked up by name.
 class MeshAxes {
 public:
   explicit MeshAxes(xla::MeshAttr mesh);
   xla::MeshAttr getMesh() const { return mesh; }
   /// Size of `axis` (1 for an unknown name).
   int64_t size(mlir::StringAttr axis) const;
-  xla::LinkClass link(mlir::StringAttr axis) const;
   /// Mesh order of `axis` (its index), for deterministic sorting.
   int64_t index(mlir::StringAttr axis) const;
   int64_t product(llvm::ArrayRef<mlir::StringAttr> axes) const;

@@ -80,7 +80,7 @@ inline bool overlapsAny(ArrayRef<StringAttr> axes, StringAttr axis) {
   });
 }
 
-/// A reshard's price, or nothing to use the closed-form estimate.
+/// A reshard's price, or nothing when the planner cannot express it.
 using ReshardPrice = std::function<std::optional<double>(
     const AxisSharding &, const AxisSharding &, const ValueState &)>;
 
@@ -98,13 +98,11 @@ inline bool passesPendingSum(const OpRecord &record) {
 class Evaluator {
 public:
   Evaluator(const OpRecord &record, ArrayRef<ValueState> states,
-            FlatSymbolRefAttr meshRef, const MeshAxes &mesh,
-            const CostModel &model)
-      : record(record), states(states), meshRef(meshRef), mesh(mesh),
-        model(model) {}
+            FlatSymbolRefAttr meshRef, const MeshAxes &mesh)
+      : record(record), states(states), meshRef(meshRef), mesh(mesh) {}
 
-  /// Prices the final reshards with `price` (the partitioner's planner)
-  /// instead of the closed-form estimate.
+  /// Prices reshards with `price` (the partitioner's planner); cost() needs
+  /// it.
   void setPrice(ReshardPrice p) { price = std::move(p); }
 
   /// Target sharding of tensor `k` when factors carry `factorAxes`.
@@ -125,7 +123,7 @@ public:
     return axes;
   }
 
-  /// Estimated weighted bytes the partitioner moves for this op. Unless
+  /// Weighted bytes the partitioner moves for this op. Unless
   /// `final`, an open dimension may still adopt the op's choice and a
   /// result's own pending axes are not counted (propagation is deciding).
   double cost(ArrayRef<AxisList> factorAxes, bool final = false,
@@ -247,10 +245,14 @@ private:
                  const ValueState &state) const {
     if (from == to)
       return 0;
-    if (price)
-      if (std::optional<double> cost = price(from, to, state))
-        return *cost;
-    return reshardCost(from, to, state.bytes, mesh, model);
+    if (std::optional<double> cost = price(from, to, state))
+      return *cost;
+    // A value without a static shape has no size to price; any other
+    // reshard the planner cannot express (incompatible sub-axes) the
+    // partitioner cannot carry out either: never the cheaper choice.
+    if (!state.type || !state.type.hasStaticShape())
+      return 0;
+    return std::numeric_limits<double>::infinity();
   }
 
   static std::string key(const AxisSharding &s) {
@@ -269,7 +271,6 @@ private:
   ArrayRef<ValueState> states;
   FlatSymbolRefAttr meshRef;
   const MeshAxes &mesh;
-  const CostModel &model;
   ReshardPrice price;
 };
 

@@ -101,7 +101,7 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
   choice.priority.assign(numFactors, kNoPriority);
   choice.source.assign(numFactors, {-1, -1});
   // Choices are priced as the final plan is: by the partitioner's planner.
-  Evaluator evaluator(record, states, meshRef, *mesh, options.costModel);
+  Evaluator evaluator(record, states, meshRef, *mesh);
   evaluator.setPrice([&](const AxisSharding &from, const AxisSharding &to,
                          const ValueState &state) {
     return plannedCost(meshRef, from, to, state, /*bytesOnly=*/false);

@@ -148,7 +148,7 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   auto mirrorCost = [&](ArrayRef<AxisList> factorAxes, bool bytesOnly) {
     if (!reverse || record.carried >= 0)
       return 0.0;
-    Evaluator e(record, states, meshRef, mesh, options.costModel);
+    Evaluator e(record, states, meshRef, mesh);
     std::optional<ShardLayout> layout =
         toLayout(meshRef, e.target(0, factorAxes), reverse.getType(),
                  ReductionKind::sum);
@@ -161,7 +161,7 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
     return partition::mirrorExchangeCost(reverse, *layout, planner.getMesh(),
                                          costs);
   };
-  Evaluator weighted(record, states, meshRef, mesh, options.costModel);
+  Evaluator weighted(record, states, meshRef, mesh);
   weighted.setPrice([&](const AxisSharding &from, const AxisSharding &to,
                         const ValueState &state) {
     return plannedCost(meshRef, from, to, state, /*bytesOnly=*/false);
@@ -177,17 +177,22 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
             derive(lead, keepReductions, keepPermutations);
         double cost = weighted.cost(factorAxes, /*final=*/true) +
                       mirrorCost(factorAxes, /*bytesOnly=*/false);
-        if (cost < bestCost) {
+        if (best.empty() || cost < bestCost) {
           bestCost = cost;
           best = std::move(factorAxes);
         }
       }
     }
   }
-  Evaluator evaluator(record, states, meshRef, mesh, options.costModel);
+  Evaluator evaluator(record, states, meshRef, mesh);
   evaluator.setPrice([&](const AxisSharding &from, const AxisSharding &to,
-                         const ValueState &state) {
-    return plannedCost(meshRef, from, to, state, bytesOnly);
+                         const ValueState &state) -> std::optional<double> {
+    std::optional<double> cost =
+        plannedCost(meshRef, from, to, state, bytesOnly);
+    // Planned bytes leave out what the partitioner cannot carry out.
+    if (!cost && bytesOnly)
+      return 0.0;
+    return cost;
   });
   return evaluator.cost(best, /*final=*/true, done) +
          mirrorCost(best, bytesOnly);
@@ -377,6 +382,20 @@ std::optional<double> FunctionPropagation::plannedCost(
   // sub-axes in use; a value without a static shape has no plan.
   const xla::MeshRefinement *refinement = getRefinement(meshRef, {&from, &to});
   RankedTensorType type = state.type;
+  // Sub-axes of the two sides no one mesh refines into (their cuts do not
+  // divide each other): through the replicated layout, each side on its
+  // own refinement.
+  AxisSharding replicated;
+  replicated.dims.resize(from.dims.size());
+  if (!refinement && !(from == replicated) && !(to == replicated)) {
+    std::optional<double> gather =
+        plannedCost(meshRef, from, replicated, state, bytesOnly);
+    std::optional<double> slice =
+        plannedCost(meshRef, replicated, to, state, bytesOnly);
+    if (gather && slice)
+      return *gather + *slice;
+    return std::nullopt;
+  }
   std::optional<ShardLayout> source =
       toLayout(meshRef, from, type, state.partialKind, refinement);
   std::optional<ShardLayout> target =

@@ -14,8 +14,9 @@
 //     pass-through ops only, then through all ops (basic), then resolves
 //     conflicts (aggressive): different axes for one factor, one axis
 //     wanted by two factors, or whether to shard a reduction factor at all.
-//     The stronger priority wins, then the cheaper choice by estimated
-//     communication (ReshardCost.h), then the first candidate.
+//     The stronger priority wins, then the cheaper choice by the
+//     partitioner's reshard planner (ReshardCost.h), then the first
+//     candidate.
 //   - A sharded reduction factor leaves the op's result `partial`.
 //   - Work is a FIFO worklist of ops; a value's sharding only grows, so each
 //     op is revisited a bounded number of times: linear in the module.

@@ -16,6 +16,7 @@
 #include "dialects/xla/XlaShardingRuleCache.h"
 #include "dialects/xla/XlaSubAxes.h"
 #include "passes/partition/ReshardPlanner.h"
+#include "passes/propagation/AxisSharding.h"
 #include "passes/propagation/Propagation.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -1,60 +1,36 @@
-//===- ReshardCost.h - bytes a reshard moves, weighted by link --*- C++ -*-===//
+//===- ReshardCost.h - how propagation prices a reshard ---------*- C++ -*-===//
 //
-// The communication estimate propagation uses to resolve conflicts: the
-// bytes one device receives when the partitioner turns a tensor of one
-// sharding into another, each byte weighted by the link class of the mesh
-// axis it travels on (a DCN byte costs more than an ICI byte).
+// Propagation prices every reshard with the partitioner's own planner
+// (passes/partition/ReshardPlanner.h), on the mesh refined at the sub-axes
+// in use (xla::MeshRefinement): the bytes each device sends in the cheapest
+// sequence of collectives, each byte weighted by the link class of the axes
+// it travels on, plus a fixed cost per collective. One price serves the
+// conflicts while propagation decides (OpEvaluator.h, Evaluator::cost), the
+// reshards moved up a chain (ReshardPlacement.cpp) and the final plan
+// (PlanCost.cpp), which is what the partitioner then carries out.
 //
-// Per axis, with L the local size (bytes) at that point and n the axis size:
+// What the planner cannot express the partitioner cannot carry out either:
+// a value without a static shape has no size (its reshards cost nothing
+// and are never moved up a chain), and a decision never prefers sub-axes
+// whose cuts do not form a divisibility chain. The planned bytes leave
+// both out. There is no other estimate.
 //
-//   dimension axis dropped            all-gather       L * (n - 1), then L*=n
-//   dimension axis moved elsewhere    all-to-all       L * (n - 1) / n
-//   pending axis, now a dimension     reduce-scatter   L * (n - 1) / n
-//   pending axes, dropped             all-reduce       2 * L * (1 - 1/prod(n))
-//   axis added to a dimension         all-slice        free
-//
-// It is an estimate of volume, not time: the simulator (runtime/) models
-// time. docs/propagation.md discusses the choice. It prices conflicts while
-// propagation decides; the final plan is priced with the partitioner's
-// ReshardPlanner (FunctionPropagation::recordCost), and this closed form is
-// only its fallback (sub-axes, dynamic shapes).
+// This header holds the link weights propagation gives the planner.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef XSPMD_PASSES_PROPAGATION_RESHARDCOST_H
 #define XSPMD_PASSES_PROPAGATION_RESHARDCOST_H
 
-#include "passes/propagation/AxisSharding.h"
-
 namespace xspmd::prop {
 
-/// Cost of one byte received over each link class.
+/// Cost of one byte sent over each link class (a mixed ICI+DCN axis pays
+/// the DCN rate: its collectives wait for the slowest hop), as
+/// partition::ReshardCostModel and --xla-partition's ici/dcn-byte-cost.
 struct CostModel {
   double iciByteCost = 1.0;
   double dcnByteCost = 16.0;
-
-  /// A mixed axis (ICI inside slices, DCN across them) is charged at the DCN
-  /// rate: its collectives wait for the slowest hop.
-  double weight(xla::LinkClass link) const {
-    return link == xla::LinkClass::ici ? iciByteCost : dcnByteCost;
-  }
-  double weight(const MeshAxes &mesh, mlir::StringAttr axis) const {
-    return weight(mesh.link(axis));
-  }
 };
-
-/// Weighted bytes received per device to turn a tensor of `globalBytes`
-/// sharded as `from` into `to`.
-double reshardCost(const AxisSharding &from, const AxisSharding &to,
-                   double globalBytes, const MeshAxes &mesh,
-                   const CostModel &model);
-
-/// Weighted bytes per device to all-reduce the pending axes `partial` of a
-/// tensor of `globalBytes` whose dimensions are split in `numShards`
-/// (hierarchically: ICI axes before DCN axes).
-double allReduceCost(llvm::ArrayRef<mlir::StringAttr> partial,
-                     int64_t numShards, double globalBytes,
-                     const MeshAxes &mesh, const CostModel &model);
 
 } // namespace xspmd::prop
 

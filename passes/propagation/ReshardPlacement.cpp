@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/propagation/PropagationState.h"
-#include "passes/propagation/ReshardCost.h"
 
 #include "dialects/xla/XlaOps.h"
 
@@ -91,7 +90,6 @@ FunctionPropagation::boundaryTarget(OpOperand &use) const {
 }
 
 void FunctionPropagation::placeReshards() {
-  const CostModel &model = options.costModel;
   for (const OpRecord &boundary : records) {
     if (!isa<func::ReturnOp, MarkShardingOp, ManualComputationOp>(boundary.op))
       continue;
@@ -102,8 +100,7 @@ void FunctionPropagation::placeReshards() {
       continue;
     if (source.mesh && source.mesh != target.mesh)
       continue;
-    const MeshAxes *mesh = getMeshAxes(target.mesh);
-    if (!mesh)
+    if (!getMeshAxes(target.mesh))
       continue;
     AxisSharding want = target.toAxisSharding();
     if (!want.partial.empty() || source.toAxisSharding() == want)
@@ -132,14 +129,12 @@ void FunctionPropagation::placeReshards() {
       }
       return true;
     };
-    // Priced by the partitioner's planner, as the whole plan is.
+    // Priced by the partitioner's planner, as the whole plan is; a link it
+    // cannot price (no static shape) never takes the reshard.
     auto costAt = [&](int32_t s, const AxisSharding &to) {
-      AxisSharding from = states[s].toAxisSharding();
-      if (std::optional<double> cost =
-              plannedCost(target.mesh, from, to, states[s],
-                          /*bytesOnly=*/false))
-        return *cost;
-      return reshardCost(from, to, states[s].bytes, *mesh, model);
+      return plannedCost(target.mesh, states[s].toAxisSharding(), to, states[s],
+                         /*bytesOnly=*/false)
+          .value_or(std::numeric_limits<double>::infinity());
     };
     chain.push_back({in, want, costAt(in, want)});
     Operation *chainUser = nullptr;

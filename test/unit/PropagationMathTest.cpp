@@ -1,9 +1,8 @@
-//===- PropagationMathTest.cpp - factor projection and reshard costs ------===//
+//===- PropagationMathTest.cpp - factor projection and mesh refinement ----===//
 
 #include "dialects/xla/XlaOps.h"
 #include "dialects/xla/XlaSubAxes.h"
 #include "passes/propagation/AxisSharding.h"
-#include "passes/propagation/ReshardCost.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/MLIRContext.h"
@@ -105,45 +104,6 @@ TEST_F(PropagationMath, RefinementMapsSubAxesToAtoms) {
   EXPECT_FALSE(
       MeshRefinement::build(six, xspmd::xla::SubAxisCuts{{2, 3}}, error));
   EXPECT_NE(error.find("incompatible"), std::string::npos);
-}
-
-TEST_F(PropagationMath, ReshardCostsByCollective) {
-  MeshAxes m = mesh(R"(["x"=4, "y"=2])");
-  CostModel model;
-  const double bytes = 8 * 1024;
-  AxisSharding rowX{{axes({"x"}), axes({})}, {}};
-  AxisSharding colX{{axes({}), axes({"x"})}, {}};
-  AxisSharding replicated{{axes({}), axes({})}, {}};
-  AxisSharding rowXY{{axes({"x", "y"}), axes({})}, {}};
-  // all-gather over x: local 2048 bytes, receives 3 * 2048.
-  EXPECT_DOUBLE_EQ(reshardCost(rowX, replicated, bytes, m, model), 6144);
-  // all-slice is free.
-  EXPECT_DOUBLE_EQ(reshardCost(replicated, rowX, bytes, m, model), 0);
-  EXPECT_DOUBLE_EQ(reshardCost(rowX, rowXY, bytes, m, model), 0);
-  // all-to-all: 2048 * 3/4.
-  EXPECT_DOUBLE_EQ(reshardCost(rowX, colX, bytes, m, model), 1536);
-  // all-reduce of a partial over x: 2 * 8192 * 3/4.
-  AxisSharding partialX{{axes({}), axes({})}, axes({"x"})};
-  EXPECT_DOUBLE_EQ(reshardCost(partialX, replicated, bytes, m, model), 12288);
-  // reduce-scatter into dimension 0: 8192 * 3/4.
-  EXPECT_DOUBLE_EQ(reshardCost(partialX, rowX, bytes, m, model), 6144);
-  // An all-reduce over two axes moves 2 * L * (1 - 1/8), not the sum of two.
-  AxisSharding partialXY{{axes({}), axes({})}, axes({"x", "y"})};
-  EXPECT_DOUBLE_EQ(reshardCost(partialXY, replicated, bytes, m, model),
-                   2 * bytes * 7 / 8);
-}
-
-TEST_F(PropagationMath, DcnBytesCostMore) {
-  MeshAxes m = mesh(R"(hybrid ici=["d"=1, "m"=4], dcn=["d"=2, "m"=1])");
-  CostModel model;
-  model.dcnByteCost = 10;
-  AxisSharding onD{{axes({"d"})}, {}};
-  AxisSharding onM{{axes({"m"})}, {}};
-  AxisSharding none{{axes({})}, {}};
-  // Gathering over the DCN axis d: 4096 * 1 bytes at 10 each.
-  EXPECT_DOUBLE_EQ(reshardCost(onD, none, 8192, m, model), 40960);
-  // Over the ICI axis m: 2048 * 3 at 1 each.
-  EXPECT_DOUBLE_EQ(reshardCost(onM, none, 8192, m, model), 6144);
 }
 
 } // namespace
