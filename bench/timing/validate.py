@@ -263,9 +263,9 @@ NOT_SIMULATED = (
 # and all-gathers / reduce-scatters them around each einsum; the generator
 # all-reduces the replicated activations after wo and w2 instead (the same
 # ring bytes: an all-reduce is a reduce-scatter plus an all-gather).
-# Remat: full (each layer's forward recomputed), the paper's 50-62% compute
-# utilisation is bracketed by the 8N (recompute-counting) figures of the
-# notes, not the 6N ones. The optimizer is left out, as in the other rows:
+# Remat: full (each layer's forward recomputed): the paper's "50% to 62%
+# compute utilization" matches the notes' 8N (recompute-counting) figures,
+# not the 6N ones (docs/simulator.md 12). The optimizer is left out, as in the other rows:
 # Adafactor (factored, beta1 0) keeps row and column statistics only, and
 # the 41B row's Adam update streams ~28 B per local parameter (~5 ms per
 # chip at 900 GB/s, under 0.1% of its step).
