@@ -19,6 +19,28 @@ SmallVector<int64_t> operandSizes(ConcatenateOp op) {
 
 } // namespace
 
+std::optional<BlockMoves> concatBlockMoves(ConcatenateOp op, unsigned operand,
+                                           int64_t numShards, int64_t block,
+                                           int64_t resultBlock) {
+  SmallVector<int64_t> sizes = operandSizes(op);
+  int64_t offset = 0;
+  for (unsigned i = 0; i < operand; ++i)
+    offset += sizes[i];
+  int64_t size = sizes[operand];
+  if (block == 0 || resultBlock % block != 0 || offset % block != 0)
+    return std::nullopt;
+  BlockMoves moves(resultBlock / block);
+  for (auto [slot, pairs] : llvm::enumerate(moves))
+    for (int64_t k = 0; k < numShards; ++k) {
+      // The operand position of the slot's first row in result block k: a
+      // block boundary, since blocks line up.
+      int64_t position = k * resultBlock + slot * block - offset;
+      if (position >= 0 && position < size)
+        pairs.push_back({position / block, k});
+    }
+  return moves;
+}
+
 std::optional<HaloSizes> concatHaloSizes(ConcatenateOp op, unsigned operand,
                                          int64_t numShards, int64_t block,
                                          int64_t resultBlock) {
@@ -74,9 +96,32 @@ ConcatSourcePrice priceConcatSource(
                                           static_cast<double>(block) * byteCost;
     price.haloCost += reshardCost(i, layout);
   }
+  price.moves = concatBlockMoves(op, i, shards, block, resultBlock);
+  if (price.moves) {
+    double blockBytes = static_cast<double>(layout.localElements(mesh)) *
+                        ((type.getElementTypeBitWidth() + 7) / 8);
+    double byteCost = costs.byteCost(mesh.linkOf(layout.dimAxes[dim]));
+    // A slot whose blocks all stay where they are costs nothing.
+    for (ArrayRef<std::pair<int64_t, int64_t>> pairs : *price.moves)
+      if (llvm::any_of(pairs, [](auto p) { return p.first != p.second; }))
+        price.blocksCost += costs.perCollectiveCost + blockBytes * byteCost;
+    price.blocksCost += reshardCost(i, layout);
+  }
   price.gatherCost =
       reshardCost(i, gatheredAlong(layout, dim, type.getDimSize(dim)));
   return price;
+}
+
+double ConcatSourcePrice::of(ConcatExchange::Source::Kind kind) const {
+  switch (kind) {
+  case ConcatExchange::Source::Kind::halo:
+    return haloCost;
+  case ConcatExchange::Source::Kind::blocks:
+    return blocksCost;
+  case ConcatExchange::Source::Kind::gather:
+    return gatherCost;
+  }
+  return gatherCost;
 }
 
 ConcatExchange planConcatExchange(
@@ -87,14 +132,24 @@ ConcatExchange planConcatExchange(
   for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
     ConcatSourcePrice price =
         priceConcatSource(op, assignment, i, mesh, costs, reshardCost);
+    using Kind = ConcatExchange::Source::Kind;
     ConcatExchange::Source source;
     if (price.halo)
       source.halo = *price.halo;
+    if (price.moves)
+      source.moves = *price.moves;
     source.haloDoesNotFit = !price.halo;
-    source.gather =
-        !price.halo || mode == HaloMode::never ||
-        (mode == HaloMode::automatic && price.gatherCost < price.haloCost);
-    exchange.cost += source.gather ? price.gatherCost : price.haloCost;
+    // halo=never gathers, halo=always exchanges halos whenever they fit;
+    // auto also weighs block moves and keeps the cheapest (ties: the
+    // earlier of halo, blocks, gather).
+    source.kind =
+        price.halo && mode != HaloMode::never ? Kind::halo : Kind::gather;
+    if (mode == HaloMode::automatic)
+      for (Kind kind : {Kind::blocks, Kind::gather})
+        if ((kind != Kind::blocks || price.moves) &&
+            price.of(kind) < price.of(source.kind))
+          source.kind = kind;
+    exchange.cost += price.of(source.kind);
     exchange.sources.push_back(source);
   }
   return exchange;
@@ -130,7 +185,24 @@ Value buildLocalConcat(LocalBuilder &local, ConcatenateOp op,
       continue;
     // `extended` holds the operand's positions [start, start + length).
     Value extended = value, start = local.scalarI32(loc, 0);
-    if (!source.gather) {
+    if (source.kind == ConcatExchange::Source::Kind::blocks) {
+      // Each slot of the result block receives its operand block whole
+      // (zeros, never selected, where no block lands), so `extended` holds
+      // positions [kR - offset, kR - offset + R).
+      const ShardLayout &layout = assignment.operands[i];
+      SmallVector<Value> slots;
+      for (ArrayRef<std::pair<int64_t, int64_t>> pairs : source.moves)
+        slots.push_back(
+            llvm::all_of(pairs, [](auto p) { return p.first == p.second; })
+                ? value
+                : local.permuteShards(loc, value, layout, dim, pairs));
+      extended = slots.size() == 1
+                     ? slots.front()
+                     : ConcatenateOp::create(b, loc, slots, dim).getResult();
+      start = SubOp::create(
+          b, loc, MulOp::create(b, loc, k, local.scalarI32(loc, resultBlock)),
+          local.scalarI32(loc, offset));
+    } else if (source.kind == ConcatExchange::Source::Kind::halo) {
       const ShardLayout &layout = assignment.operands[i];
       int64_t block = cast<RankedTensorType>(value.getType()).getDimSize(dim);
       int64_t shards = layout.numShards(mesh, dim);

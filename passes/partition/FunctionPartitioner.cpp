@@ -492,12 +492,13 @@ LogicalResult Partitioner::buildRuleOp(Operation *op,
         op->emitRemark() << "halo=always: operand " << i
                          << " is gathered: a device needs rows beyond its "
                             "neighbours' blocks";
-      operands.push_back(getAs(operand,
-                               source.gather
-                                   ? gatheredAlong(assignment.operands[i], dim,
-                                                   shapeOf(operand)[dim])
-                                   : assignment.operands[i],
-                               op->getLoc()));
+      operands.push_back(
+          getAs(operand,
+                source.kind == ConcatExchange::Source::Kind::gather
+                    ? gatheredAlong(assignment.operands[i], dim,
+                                    shapeOf(operand)[dim])
+                    : assignment.operands[i],
+                op->getLoc()));
     }
     placed[op->getResult(0)] = {buildLocalConcat(local, concat, operands,
                                                  assignment, *choice.concat,

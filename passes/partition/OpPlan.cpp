@@ -116,7 +116,7 @@ double priceRuleChoice(Operation *op, const RuleChoice &choice,
           [&](unsigned k, const ShardLayout &layout) {
             return reshard(op->getOperand(k), current[k], layout);
           });
-      cost += source.gather ? p.gatherCost : p.haloCost;
+      cost += p.of(source.kind);
     }
   } else {
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))

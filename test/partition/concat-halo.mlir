@@ -2,6 +2,9 @@
 // RUN: xla-opt %s --xla-propagate-sharding --xla-partition --xla-report-collectives -o /dev/null | FileCheck %s --check-prefix=AUTO
 // RUN: xla-opt %s --xla-propagate-sharding --xla-partition="halo=never" --xla-report-collectives -o /dev/null | FileCheck %s --check-prefix=NEVER
 // RUN: xla-opt %s --xla-propagate-sharding --xla-partition="halo=always" -verify-diagnostics -o /dev/null
+// RUN: xla-opt %s --xla-explain-sharding --xla-partition=report-bytes=true -o /dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: xla-run %s --function=halves --check | FileCheck %s --check-prefix=EXEC
+// RUN: xla-run %s --function=halves_uneven --check | FileCheck %s --check-prefix=EXEC
 
 // Concatenate along a split dimension: result block k (R rows) holds
 // positions [kR - o, kR - o + R) of an operand at offset o. An operand whose
@@ -71,10 +74,28 @@ func.func @three(%cls: tensor<1x32xf32>, %x: tensor<60x32xf32> {xla.sharding = #
 }
 
 // Two halves: result block k is operand blocks 2k and 2k+1, two devices
-// away, so no halo fits; every operand is gathered (3 x 1024 B each).
-// AUTO-LABEL: @halves: 2 collectives, sends 6144 B per device
-// AUTO-NEXT: all_gather
-// AUTO-NEXT: all_gather
+// away, so no halo fits. The blocks line up with the result's (8 rows
+// divide 16 and the offset 32), so each lands whole in one of the two
+// slots of its result block: one collective_permute per operand and slot
+// (1024 B each, 4096 B per device; the slots that stay put, 0 -> 0 and
+// 3 -> 3, are part of a permute that moves other blocks), where gathering
+// both operands sends 2 x 3 x 1024 = 6144 B (halo=never).
+// CHECK-LABEL: func.func @halves
+// CHECK-DAG: %[[A0:.*]] = xla.collective_permute %arg0, pairs = {{\[}}[0, 0], [2, 1]] mesh_axes = @mesh["x"] : tensor<8x32xf32>
+// CHECK-DAG: %[[A1:.*]] = xla.collective_permute %arg0, pairs = {{\[}}[1, 0], [3, 1]] mesh_axes = @mesh["x"] : tensor<8x32xf32>
+// CHECK-DAG: xla.concatenate %[[A0]], %[[A1]], dim = 0 : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<16x32xf32>
+// CHECK-DAG: xla.collective_permute %arg1, pairs = {{\[}}[0, 2], [2, 3]] mesh_axes = @mesh["x"] : tensor<8x32xf32>
+// CHECK-DAG: xla.collective_permute %arg1, pairs = {{\[}}[1, 2], [3, 3]] mesh_axes = @mesh["x"] : tensor<8x32xf32>
+// CHECK-NOT: xla.all_gather
+// CHECK: return %{{.*}} : tensor<16x32xf32>
+// PLAN-LABEL: planned bytes of @halves:
+// PLAN-NEXT: xla.concatenate at concat-halo.mlir:[[#@LINE+11]]:8: 4096 B per device
+// PLAN-LABEL: emitted bytes of @halves:
+// PLAN-NEXT: xla.concatenate at concat-halo.mlir:[[#@LINE+9]]:8: 4096 B per device
+// AUTO-LABEL: @halves: 4 collectives, sends 4096 B per device
+// AUTO-COUNT-4: collective_permute mesh_axes ["x"] (group 4) ici in 1024 B sends 1024 B
+// NEVER-LABEL: @halves: 3 collectives, sends 6144 B per device
+// NEVER-COUNT-2: all_gather mesh_axes ["x"] (group 4) ici in 1024 B sends 3072 B
 func.func @halves(%a: tensor<32x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}, %b: tensor<32x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>})
     -> (tensor<64x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}) {
   // expected-remark@+2 {{halo=always: operand 0 is gathered}}
@@ -82,3 +103,30 @@ func.func @halves(%a: tensor<32x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"
   %c = xla.concatenate %a, %b, dim = 0 : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
   return %c : tensor<64x32xf32>
 }
+
+// Uneven halves: 8 + 6 rows of 128 f32 into blocks of 4 (padded to 16), both
+// operands in blocks of 2 (%b's last one padding), %b at offset 8: result
+// block 2 needs %b's blocks 0 and 1, two devices away, so no halo fits, but
+// the blocks line up and move whole. The slot whose rows lie past %b's end
+// (block 3's second) receives nothing and is never selected. Four permutes
+// of a 1024 B block (4096 B per device) where gathering sends 6144 B. (With
+// rows of 8 f32 the four collectives' fixed cost outweighs the bytes saved
+// and the operands are gathered.)
+// CHECK-LABEL: func.func @halves_uneven
+// CHECK-DAG: xla.collective_permute %arg0, pairs = {{\[}}[0, 0], [2, 1]] mesh_axes = @mesh["x"] : tensor<2x128xf32>
+// CHECK-DAG: xla.collective_permute %arg0, pairs = {{\[}}[1, 0], [3, 1]] mesh_axes = @mesh["x"] : tensor<2x128xf32>
+// CHECK-DAG: xla.collective_permute %arg1, pairs = {{\[}}[0, 2], [2, 3]] mesh_axes = @mesh["x"] : tensor<2x128xf32>
+// CHECK-DAG: xla.collective_permute %arg1, pairs = {{\[}}[1, 2]] mesh_axes = @mesh["x"] : tensor<2x128xf32>
+// CHECK-NOT: xla.all_gather
+// CHECK: return %{{.*}} : tensor<4x128xf32>
+// AUTO-LABEL: @halves_uneven: 4 collectives, sends 4096 B per device
+// NEVER-LABEL: @halves_uneven: 3 collectives, sends 6144 B per device
+func.func @halves_uneven(%a: tensor<8x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}, %b: tensor<6x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<14x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}) {
+  // expected-remark@+2 {{halo=always: operand 0 is gathered}}
+  // expected-remark@+1 {{halo=always: operand 1 is gathered}}
+  %c = xla.concatenate %a, %b, dim = 0 : (tensor<8x128xf32>, tensor<6x128xf32>) -> tensor<14x128xf32>
+  return %c : tensor<14x128xf32>
+}
+
+// EXEC: [SUCCESS]
