@@ -94,9 +94,10 @@ ConcatSourcePrice priceConcatSource(
         price.haloCost +=
             costs.perCollectiveCost + blockBytes * static_cast<double>(rows) /
                                           static_cast<double>(block) * byteCost;
-    price.haloCost += reshardCost(i, layout);
   }
   price.moves = concatBlockMoves(op, i, shards, block, resultBlock);
+  if (price.halo || price.moves)
+    price.reshardCost = reshardCost(i, layout);
   if (price.moves) {
     double blockBytes = static_cast<double>(layout.localElements(mesh)) *
                         ((type.getElementTypeBitWidth() + 7) / 8);
@@ -105,11 +106,83 @@ ConcatSourcePrice priceConcatSource(
     for (ArrayRef<std::pair<int64_t, int64_t>> pairs : *price.moves)
       if (llvm::any_of(pairs, [](auto p) { return p.first != p.second; }))
         price.blocksCost += costs.perCollectiveCost + blockBytes * byteCost;
-    price.blocksCost += reshardCost(i, layout);
+    price.blocksCost += price.reshardCost;
   }
+  if (price.halo)
+    price.haloCost += price.reshardCost;
   price.gatherCost =
       reshardCost(i, gatheredAlong(layout, dim, type.getDimSize(dim)));
   return price;
+}
+
+namespace {
+
+/// The (operand, slot) parts whose blocks move (a pair leaves its device),
+/// grouped greedily into permutes with distinct sources and distinct
+/// targets, among operands with blocks of one shape.
+SmallVector<ConcatExchange::BlockPermute>
+mergeBlockMoves(const FactorAssignment &assignment,
+                const ConcatExchange &exchange, const MeshModel &mesh) {
+  SmallVector<ConcatExchange::BlockPermute> permutes;
+  SmallVector<SmallVector<int64_t>> blockShapes;
+  for (auto [i, source] : llvm::enumerate(exchange.sources)) {
+    if (source.kind != ConcatExchange::Source::Kind::blocks)
+      continue;
+    SmallVector<int64_t> shape = assignment.operands[i].localShape(mesh);
+    for (auto [slot, pairs] : llvm::enumerate(source.moves)) {
+      if (llvm::all_of(pairs, [](auto p) { return p.first == p.second; }))
+        continue;
+      auto fits = [&](const ConcatExchange::BlockPermute &permute) {
+        return llvm::none_of(pairs, [&](auto p) {
+          return llvm::any_of(permute.pairs, [&](auto q) {
+            return p.first == q.first || p.second == q.second;
+          });
+        });
+      };
+      unsigned g = 0;
+      for (; g < permutes.size(); ++g)
+        if (blockShapes[g] == shape && fits(permutes[g]))
+          break;
+      if (g == permutes.size()) {
+        permutes.emplace_back();
+        blockShapes.push_back(shape);
+      }
+      permutes[g].parts.push_back(
+          {static_cast<unsigned>(i), static_cast<unsigned>(slot)});
+      llvm::append_range(permutes[g].pairs, pairs);
+    }
+  }
+  for (ConcatExchange::BlockPermute &permute : permutes)
+    llvm::sort(permute.pairs);
+  return permutes;
+}
+
+} // namespace
+
+double priceConcatExchange(
+    ConcatenateOp op, const FactorAssignment &assignment,
+    const ConcatExchange &exchange, const MeshModel &mesh,
+    const ReshardCostModel &costs,
+    function_ref<double(unsigned, const ShardLayout &)> reshardCost) {
+  using Kind = ConcatExchange::Source::Kind;
+  int64_t dim = op.getDim();
+  double cost = 0;
+  for (auto [i, source] : llvm::enumerate(exchange.sources)) {
+    ConcatSourcePrice price =
+        priceConcatSource(op, assignment, i, mesh, costs, reshardCost);
+    cost +=
+        source.kind == Kind::blocks ? price.reshardCost : price.of(source.kind);
+  }
+  for (const ConcatExchange::BlockPermute &permute : exchange.permutes) {
+    unsigned i = permute.parts.front().first;
+    const ShardLayout &layout = assignment.operands[i];
+    auto type = cast<RankedTensorType>(op.getInputs()[i].getType());
+    double blockBytes = static_cast<double>(layout.localElements(mesh)) *
+                        ((type.getElementTypeBitWidth() + 7) / 8);
+    cost += costs.perCollectiveCost +
+            blockBytes * costs.byteCost(mesh.linkOf(layout.dimAxes[dim]));
+  }
+  return cost;
 }
 
 double ConcatSourcePrice::of(ConcatExchange::Source::Kind kind) const {
@@ -128,11 +201,11 @@ ConcatExchange planConcatExchange(
     ConcatenateOp op, const FactorAssignment &assignment, const MeshModel &mesh,
     const ReshardCostModel &costs, HaloMode mode,
     function_ref<double(unsigned, const ShardLayout &)> reshardCost) {
-  ConcatExchange exchange;
+  using Kind = ConcatExchange::Source::Kind;
+  ConcatExchange exchange, allBlocks;
   for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
     ConcatSourcePrice price =
         priceConcatSource(op, assignment, i, mesh, costs, reshardCost);
-    using Kind = ConcatExchange::Source::Kind;
     ConcatExchange::Source source;
     if (price.halo)
       source.halo = *price.halo;
@@ -149,8 +222,23 @@ ConcatExchange planConcatExchange(
         if ((kind != Kind::blocks || price.moves) &&
             price.of(kind) < price.of(source.kind))
           source.kind = kind;
-    exchange.cost += price.of(source.kind);
     exchange.sources.push_back(source);
+    if (price.moves)
+      source.kind = Kind::blocks;
+    allBlocks.sources.push_back(source);
+  }
+  // Merged, block moves may win where each operand's alone did not: weigh
+  // moving every operand that can be moved as blocks too.
+  auto price = [&](ConcatExchange &candidate) {
+    candidate.permutes = mergeBlockMoves(assignment, candidate, mesh);
+    candidate.cost = priceConcatExchange(op, assignment, candidate, mesh, costs,
+                                         reshardCost);
+  };
+  price(exchange);
+  if (mode == HaloMode::automatic) {
+    price(allBlocks);
+    if (allBlocks.cost < exchange.cost)
+      return allBlocks;
   }
   return exchange;
 }
@@ -175,6 +263,33 @@ Value buildLocalConcat(LocalBuilder &local, ConcatenateOp op,
           MulOp::create(b, loc, k, local.scalarI32(loc, resultBlock)),
           b.getDenseI64ArrayAttr({})));
 
+  // The merged block permutes: each device sends the block of the part it
+  // is a source of (selected by its shard index along `dim`).
+  SmallVector<Value> received;
+  for (const ConcatExchange::BlockPermute &permute : exchange.permutes) {
+    const ShardLayout &layout = assignment.operands[permute.parts[0].first];
+    Value send = operands[permute.parts[0].first];
+    if (permute.parts.size() > 1) {
+      Value shard = local.shardIndex(loc, layout, dim);
+      auto scalarPred = RankedTensorType::get({}, b.getI1Type());
+      auto blockType = cast<RankedTensorType>(send.getType());
+      for (auto [operand, slot] : llvm::drop_begin(permute.parts)) {
+        Value mine;
+        for (auto [from, to] : exchange.sources[operand].moves[slot]) {
+          Value is = CompareOp::create(b, loc, scalarPred, CompareDirection::eq,
+                                       shard, local.scalarI32(loc, from));
+          mine = mine ? OrOp::create(b, loc, mine, is).getResult() : is;
+        }
+        Value pred =
+            BroadcastInDimOp::create(b, loc, blockType.clone(b.getI1Type()),
+                                     mine, b.getDenseI64ArrayAttr({}));
+        send = SelectOp::create(b, loc, pred, operands[operand], send);
+      }
+    }
+    received.push_back(
+        local.permuteShards(loc, send, layout, dim, permute.pairs));
+  }
+
   SmallVector<int64_t> sizes = operandSizes(op);
   Value result;
   int64_t offset = 0;
@@ -187,15 +302,15 @@ Value buildLocalConcat(LocalBuilder &local, ConcatenateOp op,
     Value extended = value, start = local.scalarI32(loc, 0);
     if (source.kind == ConcatExchange::Source::Kind::blocks) {
       // Each slot of the result block receives its operand block whole
-      // (zeros, never selected, where no block lands), so `extended` holds
-      // positions [kR - offset, kR - offset + R).
-      const ShardLayout &layout = assignment.operands[i];
-      SmallVector<Value> slots;
-      for (ArrayRef<std::pair<int64_t, int64_t>> pairs : source.moves)
-        slots.push_back(
-            llvm::all_of(pairs, [](auto p) { return p.first == p.second; })
-                ? value
-                : local.permuteShards(loc, value, layout, dim, pairs));
+      // (zeros or another part's block, never selected, where none of this
+      // operand lands), so `extended` holds positions
+      // [kR - offset, kR - offset + R). A slot whose blocks stay put is the
+      // local block.
+      SmallVector<Value> slots(source.moves.size(), value);
+      for (auto [g, permute] : llvm::enumerate(exchange.permutes))
+        for (auto [operand, slot] : permute.parts)
+          if (operand == i)
+            slots[slot] = received[g];
       extended = slots.size() == 1
                      ? slots.front()
                      : ConcatenateOp::create(b, loc, slots, dim).getResult();

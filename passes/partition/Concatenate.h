@@ -56,6 +56,18 @@ struct ConcatExchange {
     bool haloDoesNotFit = false;
   };
   llvm::SmallVector<Source> sources;
+  /// One collective_permute moving the blocks of several (operand, slot)
+  /// parts at once: their sources are distinct devices and so are their
+  /// targets, so each device sends the block of the part it is a source of
+  /// and keeps what it receives as the slot of the part it is a target of
+  /// (in the others' slots those positions lie outside their operand).
+  struct BlockPermute {
+    llvm::SmallVector<std::pair<unsigned, unsigned>> parts;
+    llvm::SmallVector<std::pair<int64_t, int64_t>> pairs;
+  };
+  /// The block moves of the operands moved as blocks, merged (slots whose
+  /// blocks all stay where they are need none).
+  llvm::SmallVector<BlockPermute> permutes;
   /// The operands' reshards plus their exchanges, in the planner's units.
   double cost = 0;
 };
@@ -89,12 +101,23 @@ struct ConcatSourcePrice {
   std::optional<HaloSizes> halo;
   std::optional<BlockMoves> moves;
   double haloCost = 0, blocksCost = 0, gatherCost = 0;
+  /// The reshard to the assignment's layout (part of the halo and blocks
+  /// costs).
+  double reshardCost = 0;
   /// The price of carrying the operand out as `kind`.
   double of(ConcatExchange::Source::Kind kind) const;
 };
 ConcatSourcePrice priceConcatSource(
     xla::ConcatenateOp op, const FactorAssignment &assignment, unsigned i,
     const MeshModel &mesh, const ReshardCostModel &costs,
+    llvm::function_ref<double(unsigned, const ShardLayout &)> reshardCost);
+
+/// What `exchange` costs: each operand's reshard and halo exchange or
+/// gather, and one collective per merged block permute.
+double priceConcatExchange(
+    xla::ConcatenateOp op, const FactorAssignment &assignment,
+    const ConcatExchange &exchange, const MeshModel &mesh,
+    const ReshardCostModel &costs,
     llvm::function_ref<double(unsigned, const ShardLayout &)> reshardCost);
 
 /// Chooses, for each operand of `op` whose dimension `assignment` splits, a
