@@ -9,11 +9,13 @@
 // the clipped range lies within its own block and the adjacent ones, or
 // all-gathers the operand; whichever costs less (or as halo=... forces).
 // When the operand's blocks line up with the result's (B_i divides R and
-// o_i), each operand block lands whole in one result block, at one of R/B_i
-// slots: a collective_permute per slot moves the blocks there, even from
-// devices further away than a neighbour (two equal halves over 4 devices:
-// 4 permutes of a block, 4,096 B per device for 32x32 f32 halves, where
-// gathering both sends 6,144 B).
+// o_i), each operand block lands whole in one of R/B_i slots of one result
+// block, even on a device further away than a neighbour: a
+// collective_permute per slot moves the blocks there, and slots of
+// different operands with distinct sources and distinct targets share one
+// (each device sends the block of the operand it is a source for). Two
+// equal 32x32 f32 halves over 4 devices: 2 permutes, 2,048 B per device,
+// where gathering both sends 6,144 B.
 // It then takes its window of each operand from the extended block by a
 // dynamic slice and selects, position by position, the operand the result
 // index falls in. Only operand positions in [0, s_i) are ever selected, so
