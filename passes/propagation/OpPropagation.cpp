@@ -9,6 +9,8 @@
 
 #include "passes/propagation/OpEvaluator.h"
 
+#include "passes/partition/OpPlan.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -375,11 +377,16 @@ void FunctionPropagation::decide(
         break;
       }
   // The cheapest other option of the same priority within the tolerance.
+  // Any at an op partition::planOp decides beyond a factor assignment (a
+  // gather's padded batch, a halo exchange): the reshards priced here do
+  // not see what planOp does there, the whole plan's cost does.
   const ConflictOption &won = log.options[log.chosen];
+  bool plannedOp = partition::decidesBeyondAssignment(records[log.record].op);
   const ConflictOption *other = nullptr;
   for (auto [i, o] : llvm::enumerate(log.options))
     if (static_cast<int32_t>(i) != log.chosen && o.priority == won.priority &&
-        o.cost <= won.cost + options.tieTolerance * std::max(won.cost, 1.0) &&
+        (plannedOp ||
+         o.cost <= won.cost + options.tieTolerance * std::max(won.cost, 1.0)) &&
         (!other || o.cost < other->cost))
       other = &o;
   if (other)
