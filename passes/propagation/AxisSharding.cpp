@@ -66,12 +66,20 @@ AxisSharding AxisSharding::fromAttr(xla::ShardingAttr sharding) {
 
 size_t projectDim(ArrayRef<StringAttr> axes, ArrayRef<int64_t> dimFactors,
                   ArrayRef<int64_t> factorSizes, const MeshAxes &mesh,
-                  MutableArrayRef<AxisList> factorAxes) {
+                  MutableArrayRef<AxisList> factorAxes, bool shardElements) {
   if (dimFactors.empty())
     return 0;
   if (dimFactors.size() == 1) {
-    llvm::append_range(factorAxes[dimFactors.front()], axes);
-    return axes.size();
+    int64_t f = dimFactors.front(), shards = 1;
+    size_t placed = 0;
+    for (StringAttr axis : axes) {
+      if (shardElements && shards >= factorSizes[f])
+        break;
+      factorAxes[f].push_back(axis);
+      shards *= mesh.size(axis);
+      ++placed;
+    }
+    return placed;
   }
   size_t placed = 0, k = 0;
   int64_t covered = 1; // product of the axes on factor dimFactors[k]

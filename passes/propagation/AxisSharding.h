@@ -66,12 +66,15 @@ struct AxisSharding {
 /// Projects `axes` (sharding one dimension made of `dimFactors`) onto the
 /// factors: appends to factorAxes[f] for each factor f of the dimension.
 /// A dimension of a single factor takes every axis, divisible or not (the
-/// partitioner pads). Returns how many leading axes were placed; the rest
-/// cannot be expressed on the factors without splitting an axis.
+/// partitioner pads); with `shardElements`, only while the factor has fewer
+/// shards than elements, as the partitioner assigns an op's factors (more
+/// would only shard padding). Returns how many leading axes were placed;
+/// the rest cannot be expressed on the factors without splitting an axis.
 size_t projectDim(llvm::ArrayRef<mlir::StringAttr> axes,
                   llvm::ArrayRef<int64_t> dimFactors,
                   llvm::ArrayRef<int64_t> factorSizes, const MeshAxes &mesh,
-                  llvm::MutableArrayRef<AxisList> factorAxes);
+                  llvm::MutableArrayRef<AxisList> factorAxes,
+                  bool shardElements = false);
 
 /// The axes of a dimension made of `dimFactors` whose factors are sharded by
 /// `factorAxes`: their concatenation, major to minor, up to and including

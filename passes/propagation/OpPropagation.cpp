@@ -57,7 +57,11 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
   if (!mesh)
     return;
 
-  // Candidates: each active dimension's axes projected onto its factors.
+  // Candidates: each active dimension's axes projected onto its factors;
+  // an op's factor takes no more shards than it has elements, as the
+  // partitioner assigns them (a return or mark keeps the value's axes).
+  bool shardElements =
+      !isa<func::ReturnOp, MarkShardingOp>(record.op) && record.carried < 0;
   SmallVector<SmallVector<Candidate, 2>> candidates(numFactors);
   SmallVector<AxisList> scratch(numFactors);
   for (int32_t k = 0; k < numTensors; ++k) {
@@ -70,7 +74,8 @@ void FunctionPropagation::processOp(int32_t recordIndex, bool aggressive,
         continue;
       for (int64_t f : factors[d])
         scratch[f].clear();
-      projectDim(dim.axes, factors[d], rule.factorSizes, *mesh, scratch);
+      projectDim(dim.axes, factors[d], rule.factorSizes, *mesh, scratch,
+                 shardElements);
       for (int64_t f : factors[d])
         if (!scratch[f].empty())
           candidates[f].push_back(

@@ -53,6 +53,11 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   // pending sum) or not (their operands gathered). The partitioner keeps
   // the cheapest of these candidates, and so does the estimate.
   int32_t numOps = numOperands(record);
+  // An op's factor takes no more shards than it has elements
+  // (FactorAssignment.cpp); a returned or marked value becomes exactly
+  // what the result or mark says.
+  bool shardElements =
+      !isa<func::ReturnOp, MarkShardingOp>(record.op) && record.carried < 0;
   SmallVector<bool> inCompound(numFactors, false);
   for (int32_t k = 0; k < numTensors; ++k)
     for (const DimFactors &dim : rule.getTensor(k))
@@ -75,7 +80,7 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
           scratch[f].clear();
         if (state.mesh == meshRef)
           projectDim(state.dims[d].axes, factors, rule.factorSizes, mesh,
-                     scratch);
+                     scratch, shardElements);
         for (int64_t f : factors) {
           if (decided[f])
             continue;
