@@ -202,12 +202,24 @@ V4_52B_SLICES = ("the model predicts no loss from 1 to 2 slices; the older READM
 V5P_SHAPE = {64: "4x4x4", 128: "4x4x8", 256: "4x8x8", 512: "8x8x8", 1024: "8x8x16", 2048: "8x16x16"}
 
 
+# What the run scripts enable (MODEL.flash, MODEL.collective_matmul: on
+# unless validate.py is told otherwise): attention='flash' (the Pallas
+# splash kernels) and the XLA flags of async collective fusion
+# (xla_tpu_enable_async_collective_fusion, _fuse_all_gather,
+# _multiple_steps: collective matmul), set by every v5p and v5e script;
+# the 2023 v4 scripts set neither (their base.yml has no attention option).
+MODEL = argparse.Namespace(flash=True, collective_matmul=True)
+
+
 def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
-                 per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note=""):
+                 per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note="",
+                 flash=True, collective_matmul=True):
     """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
     ici_fsdp_parallelism=-1 fills), data parallel over `slices` slices,
     per_device_batch_size sequences of 2048 per chip. `config` names the
-    public run script the shapes come from."""
+    public run script the shapes come from; `flash` and `collective_matmul`
+    say whether it enables flash attention and XLA's async collective
+    fusion."""
     S = 2048
     D, H, Dh, F, L = model["d"], model["heads"], model["head_dim"], model["ffn"], model["layers"]
     A = H * Dh
@@ -216,12 +228,16 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
            "--tensor", str(tensor), "--remat", MAXTEXT_REMAT[remat]] + (["--gated"] if gated else [])
     if slices > 1:
         gen += ["--dcn", str(slices)]
+    flash = flash and MODEL.flash
+    collective_matmul = collective_matmul and MODEL.collective_matmul and tensor > 1
+    gen += (["--flash-attention"] if flash else []) + (["--collective-matmul"] if collective_matmul else [])
     gen += list(extra)
     layer_params = 4 * D * A + (3 if gated else 2) * D * F
     parallel = f"fsdp {chips // tensor}" + (f" x tensor {tensor}" if tensor > 1 else "")
     desc = (f"{config}: d {D}, {H} heads x {Dh}, {'gated ' if gated else ''}MLP {F}, {L} layers, "
             f"{per_device_batch} seq/chip, {parallel}, remat {remat}"
-            + (f", data {slices} over DCN" if slices > 1 else ""))
+            + (f", data {slices} over DCN" if slices > 1 else "")
+            + (", flash attention" if flash else "") + (", collective matmul" if collective_matmul else ""))
     layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
                per_device_batch * chips * slices * S, layer_params, A, S, measured,
                desc + (f"; {note}" if note else ""), L, full_depth=full_depth)
@@ -257,7 +273,12 @@ def main():
     ap.add_argument("--xla-run", default=os.path.join(ROOT, "build", "bin", "xla-run"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "validation.csv"))
     ap.add_argument("--baseline", help="CSV of an earlier run: its predictions become the 'before' columns")
+    ap.add_argument("--no-flash-attention", action="store_true",
+                    help="attention through HBM in the MaxText rows (the scripts' flash kernels not modelled)")
+    ap.add_argument("--no-collective-matmul", action="store_true",
+                    help="the forward's tensor all-reduces as plain all-reduces in the MaxText rows")
     a = ap.parse_args()
+    MODEL.flash, MODEL.collective_matmul = not a.no_flash_attention, not a.no_collective_matmul
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
         all_gather_case(a.xla_run, workdir, rows, 2048, 8192, 680.0,
@@ -341,7 +362,7 @@ def main():
                 ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384"),
                 ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
             maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
-                         "full", f"configs/{script}.sh", gated=False,
+                         "full", f"configs/{script}.sh", gated=False, flash=False, collective_matmul=False,
                          note=V4_52B_SLICES if model is m52 and slices > 1 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
