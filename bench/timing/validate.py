@@ -128,7 +128,7 @@ def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
 
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
                devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
-               full_depth=False):
+               full_depth=False, count_attention=True):
     # full_depth: simulate all `depth` layers (when the step is not linear in
     # the layer count, e.g. every layer's DCN all-reduce queued at the end).
     # The memory limit is waived: the model keeps every layer's attention
@@ -143,16 +143,18 @@ def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip
             flags.append("--ignore-memory-limit")
         out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
         times.append(step_time(out))
+    # Model FLOPs as the measurement counts them: 6 N per token for the
+    # layers' N parameters and the attention's 12 x seq x width per token and
+    # layer, unless the source leaves it out.
+    flops = depth * (6 * layer_params * tokens + (12 * seq * attn_width * tokens if count_attention else 0)) / devices
     if full_depth:
         step = times[0]
         rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
-                         predicted=depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens)
-                         / devices / (step * PEAK[chip]) * 100,
+                         predicted=flops / (step * PEAK[chip]) * 100,
                          note=note + f"; {depth} layers simulated; step {step:.3f} s"))
         return
     layer = times[1] - times[0]
     step = times[0] + (depth - 1) * layer
-    flops = depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens) / devices
     mfu = flops / (step * PEAK[chip]) * 100
     once = times[0] - layer
     rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
@@ -213,14 +215,15 @@ MODEL = argparse.Namespace(flash=True, collective_matmul=True)
 
 def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
                  per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note="",
-                 flash=True, collective_matmul=True):
+                 flash=True, collective_matmul=True, seq=2048, count_attention=True):
     """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
     ici_fsdp_parallelism=-1 fills), data parallel over `slices` slices,
     per_device_batch_size sequences of 2048 per chip. `config` names the
     public run script the shapes come from; `flash` and `collective_matmul`
     say whether it enables flash attention and XLA's async collective
-    fusion."""
-    S = 2048
+    fusion. `seq` is max_target_length; `count_attention` follows how the
+    source counts model FLOPs."""
+    S = seq
     D, H, Dh, F, L = model["d"], model["heads"], model["head_dim"], model["ffn"], model["layers"]
     A = H * Dh
     gen = ["--batch", str(per_device_batch * tensor), "--seq", str(S), "--d-model", str(D),
@@ -237,10 +240,12 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
     desc = (f"{config}: d {D}, {H} heads x {Dh}, {'gated ' if gated else ''}MLP {F}, {L} layers, "
             f"{per_device_batch} seq/chip, {parallel}, remat {remat}"
             + (f", data {slices} over DCN" if slices > 1 else "")
-            + (", flash attention" if flash else "") + (", collective matmul" if collective_matmul else ""))
+            + (", flash attention" if flash else "") + (", collective matmul" if collective_matmul else "")
+            + (f", seq {S}" if S != 2048 else "")
+            + ("" if count_attention else ", MFU of 6 x parameters (no attention term)"))
     layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
                per_device_batch * chips * slices * S, layer_params, A, S, measured,
-               desc + (f"; {note}" if note else ""), L, full_depth=full_depth)
+               desc + (f"; {note}" if note else ""), L, full_depth=full_depth, count_attention=count_attention)
 
 
 NO_V2 = ("no TPU v2 preset: neither the notes nor the Google Cloud pages searched give v2 chip figures (peak, HBM, "
@@ -352,7 +357,11 @@ def main():
         # `scale` multiplied the 2023 base.yml's dims). The widths and depths
         # are those of today's configs/v4/22b.sh and 52b.sh; head_dim 256 and
         # a plain (ungated) MLP are what make the named 22B and 52B (today's
-        # head_dim 128 with a gated MLP would give 25B and 64B).
+        # head_dim 128 with a gated MLP would give 25B and 64B), as the 2023
+        # base.yml (246f0f9) has them: head_dim 256, mlp_activations relu,
+        # max_target_length 1024. Its train.py counts per_device_tflops = 6 x
+        # parameters x max_target_length x batch: no attention term (and the
+        # embedding, about 1% here, which the simulated step leaves out).
         m22 = dict(d=6144, heads=24, head_dim=256, ffn=24576, layers=48)
         m52 = dict(d=12288, heads=32, head_dim=256, ffn=49152, layers=32)
         for name, measured, shape, chips, slices, model, batch, script in (
@@ -363,6 +372,7 @@ def main():
                 ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
             maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
                          "full", f"configs/{script}.sh", gated=False, flash=False, collective_matmul=False,
+                         seq=1024, count_attention=False,
                          note=V4_52B_SLICES if model is m52 and slices > 1 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in

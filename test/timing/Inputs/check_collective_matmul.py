@@ -26,9 +26,10 @@ def main():
         if e["ph"] == "X":
             lines.setdefault((e["pid"], e["tid"]), []).append(e)
     for pid in range(a.devices):
-        # Compute line (tid 3): ops, not the stalls and group waits.
+        # Compute line (tid 3): ops, not the stalls at a collective's done
+        # or the waits for a group.
         compute = sorted((e["ts"], e["ts"] + e["dur"]) for e in lines.get((pid, 3), [])
-                         if not e["name"].startswith(("wait", "stall")))
+                         if not e["name"].endswith("-done") and not e["name"].startswith("wait"))
         permutes = [e for e in lines.get((pid, 4), []) if e["name"] == "collective-permute"]
         if not permutes:
             sys.exit(f"check_collective_matmul: device {pid} runs no collective-permute")
@@ -43,7 +44,9 @@ def main():
             busy = sum(b - a_ for a_, b in compute)
             step = lines[(0, 1)][0]["dur"]
             print(f"collective matmul: {len(permutes)} permutes, {total:.3f} us, {hidden:.3f} us under compute; "
-                  f"step {step:.3f} us < compute {busy:.3f} us + permutes {total:.3f} us: {step < busy + total}")
+                  f"step {step:.3f} us, compute {busy:.3f} us + permutes {total:.3f} us = {busy + total:.3f} us")
+            if step >= busy + total:
+                sys.exit("check_collective_matmul: the step is not below compute + permutes")
 
 
 if __name__ == "__main__":
