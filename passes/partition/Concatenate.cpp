@@ -19,6 +19,28 @@ SmallVector<int64_t> operandSizes(ConcatenateOp op) {
 
 } // namespace
 
+std::optional<BlockMoves> concatBlockMoves(ConcatenateOp op, unsigned operand,
+                                           int64_t numShards, int64_t block,
+                                           int64_t resultBlock) {
+  SmallVector<int64_t> sizes = operandSizes(op);
+  int64_t offset = 0;
+  for (unsigned i = 0; i < operand; ++i)
+    offset += sizes[i];
+  int64_t size = sizes[operand];
+  if (block == 0 || resultBlock % block != 0 || offset % block != 0)
+    return std::nullopt;
+  BlockMoves moves(resultBlock / block);
+  for (auto [slot, pairs] : llvm::enumerate(moves))
+    for (int64_t k = 0; k < numShards; ++k) {
+      // The operand position of the slot's first row in result block k: a
+      // block boundary, since blocks line up.
+      int64_t position = k * resultBlock + slot * block - offset;
+      if (position >= 0 && position < size)
+        pairs.push_back({position / block, k});
+    }
+  return moves;
+}
+
 std::optional<HaloSizes> concatHaloSizes(ConcatenateOp op, unsigned operand,
                                          int64_t numShards, int64_t block,
                                          int64_t resultBlock) {
@@ -72,30 +94,151 @@ ConcatSourcePrice priceConcatSource(
         price.haloCost +=
             costs.perCollectiveCost + blockBytes * static_cast<double>(rows) /
                                           static_cast<double>(block) * byteCost;
-    price.haloCost += reshardCost(i, layout);
   }
+  price.moves = concatBlockMoves(op, i, shards, block, resultBlock);
+  if (price.halo || price.moves)
+    price.reshardCost = reshardCost(i, layout);
+  if (price.moves) {
+    double blockBytes = static_cast<double>(layout.localElements(mesh)) *
+                        ((type.getElementTypeBitWidth() + 7) / 8);
+    double byteCost = costs.byteCost(mesh.linkOf(layout.dimAxes[dim]));
+    // A slot whose blocks all stay where they are costs nothing.
+    for (ArrayRef<std::pair<int64_t, int64_t>> pairs : *price.moves)
+      if (llvm::any_of(pairs, [](auto p) { return p.first != p.second; }))
+        price.blocksCost += costs.perCollectiveCost + blockBytes * byteCost;
+    price.blocksCost += price.reshardCost;
+  }
+  if (price.halo)
+    price.haloCost += price.reshardCost;
   price.gatherCost =
       reshardCost(i, gatheredAlong(layout, dim, type.getDimSize(dim)));
   return price;
+}
+
+namespace {
+
+/// The (operand, slot) parts whose blocks move (a pair leaves its device),
+/// grouped greedily into permutes with distinct sources and distinct
+/// targets, among operands with blocks of one shape.
+SmallVector<ConcatExchange::BlockPermute>
+mergeBlockMoves(const FactorAssignment &assignment,
+                const ConcatExchange &exchange, const MeshModel &mesh) {
+  SmallVector<ConcatExchange::BlockPermute> permutes;
+  SmallVector<SmallVector<int64_t>> blockShapes;
+  for (auto [i, source] : llvm::enumerate(exchange.sources)) {
+    if (source.kind != ConcatExchange::Source::Kind::blocks)
+      continue;
+    SmallVector<int64_t> shape = assignment.operands[i].localShape(mesh);
+    for (auto [slot, pairs] : llvm::enumerate(source.moves)) {
+      if (llvm::all_of(pairs, [](auto p) { return p.first == p.second; }))
+        continue;
+      auto fits = [&](const ConcatExchange::BlockPermute &permute) {
+        return llvm::none_of(pairs, [&](auto p) {
+          return llvm::any_of(permute.pairs, [&](auto q) {
+            return p.first == q.first || p.second == q.second;
+          });
+        });
+      };
+      unsigned g = 0;
+      for (; g < permutes.size(); ++g)
+        if (blockShapes[g] == shape && fits(permutes[g]))
+          break;
+      if (g == permutes.size()) {
+        permutes.emplace_back();
+        blockShapes.push_back(shape);
+      }
+      permutes[g].parts.push_back(
+          {static_cast<unsigned>(i), static_cast<unsigned>(slot)});
+      llvm::append_range(permutes[g].pairs, pairs);
+    }
+  }
+  for (ConcatExchange::BlockPermute &permute : permutes)
+    llvm::sort(permute.pairs);
+  return permutes;
+}
+
+} // namespace
+
+double priceConcatExchange(
+    ConcatenateOp op, const FactorAssignment &assignment,
+    const ConcatExchange &exchange, const MeshModel &mesh,
+    const ReshardCostModel &costs,
+    function_ref<double(unsigned, const ShardLayout &)> reshardCost) {
+  using Kind = ConcatExchange::Source::Kind;
+  int64_t dim = op.getDim();
+  double cost = 0;
+  for (auto [i, source] : llvm::enumerate(exchange.sources)) {
+    ConcatSourcePrice price =
+        priceConcatSource(op, assignment, i, mesh, costs, reshardCost);
+    cost +=
+        source.kind == Kind::blocks ? price.reshardCost : price.of(source.kind);
+  }
+  for (const ConcatExchange::BlockPermute &permute : exchange.permutes) {
+    unsigned i = permute.parts.front().first;
+    const ShardLayout &layout = assignment.operands[i];
+    auto type = cast<RankedTensorType>(op.getInputs()[i].getType());
+    double blockBytes = static_cast<double>(layout.localElements(mesh)) *
+                        ((type.getElementTypeBitWidth() + 7) / 8);
+    cost += costs.perCollectiveCost +
+            blockBytes * costs.byteCost(mesh.linkOf(layout.dimAxes[dim]));
+  }
+  return cost;
+}
+
+double ConcatSourcePrice::of(ConcatExchange::Source::Kind kind) const {
+  switch (kind) {
+  case ConcatExchange::Source::Kind::halo:
+    return haloCost;
+  case ConcatExchange::Source::Kind::blocks:
+    return blocksCost;
+  case ConcatExchange::Source::Kind::gather:
+    return gatherCost;
+  }
+  return gatherCost;
 }
 
 ConcatExchange planConcatExchange(
     ConcatenateOp op, const FactorAssignment &assignment, const MeshModel &mesh,
     const ReshardCostModel &costs, HaloMode mode,
     function_ref<double(unsigned, const ShardLayout &)> reshardCost) {
-  ConcatExchange exchange;
+  using Kind = ConcatExchange::Source::Kind;
+  ConcatExchange exchange, allBlocks;
   for (unsigned i = 0, e = op.getInputs().size(); i < e; ++i) {
     ConcatSourcePrice price =
         priceConcatSource(op, assignment, i, mesh, costs, reshardCost);
     ConcatExchange::Source source;
     if (price.halo)
       source.halo = *price.halo;
+    if (price.moves)
+      source.moves = *price.moves;
     source.haloDoesNotFit = !price.halo;
-    source.gather =
-        !price.halo || mode == HaloMode::never ||
-        (mode == HaloMode::automatic && price.gatherCost < price.haloCost);
-    exchange.cost += source.gather ? price.gatherCost : price.haloCost;
+    // halo=never gathers, halo=always exchanges halos whenever they fit;
+    // auto also weighs block moves and keeps the cheapest (ties: the
+    // earlier of halo, blocks, gather).
+    source.kind =
+        price.halo && mode != HaloMode::never ? Kind::halo : Kind::gather;
+    if (mode == HaloMode::automatic)
+      for (Kind kind : {Kind::blocks, Kind::gather})
+        if ((kind != Kind::blocks || price.moves) &&
+            price.of(kind) < price.of(source.kind))
+          source.kind = kind;
     exchange.sources.push_back(source);
+    if (price.moves)
+      source.kind = Kind::blocks;
+    allBlocks.sources.push_back(source);
+  }
+  // Merged, block moves may win where each operand's alone did not: weigh
+  // moving every operand that can be moved as blocks too.
+  auto price = [&](ConcatExchange &candidate) {
+    candidate.permutes = mergeBlockMoves(assignment, candidate, mesh);
+    candidate.cost = priceConcatExchange(op, assignment, candidate, mesh, costs,
+                                         reshardCost);
+  };
+  price(exchange);
+  if (mode == HaloMode::automatic) {
+    price(allBlocks);
+    if (allBlocks.cost < exchange.cost)
+      return allBlocks;
   }
   return exchange;
 }
@@ -120,6 +263,33 @@ Value buildLocalConcat(LocalBuilder &local, ConcatenateOp op,
           MulOp::create(b, loc, k, local.scalarI32(loc, resultBlock)),
           b.getDenseI64ArrayAttr({})));
 
+  // The merged block permutes: each device sends the block of the part it
+  // is a source of (selected by its shard index along `dim`).
+  SmallVector<Value> received;
+  for (const ConcatExchange::BlockPermute &permute : exchange.permutes) {
+    const ShardLayout &layout = assignment.operands[permute.parts[0].first];
+    Value send = operands[permute.parts[0].first];
+    if (permute.parts.size() > 1) {
+      Value shard = local.shardIndex(loc, layout, dim);
+      auto scalarPred = RankedTensorType::get({}, b.getI1Type());
+      auto blockType = cast<RankedTensorType>(send.getType());
+      for (auto [operand, slot] : llvm::drop_begin(permute.parts)) {
+        Value mine;
+        for (auto [from, to] : exchange.sources[operand].moves[slot]) {
+          Value is = CompareOp::create(b, loc, scalarPred, CompareDirection::eq,
+                                       shard, local.scalarI32(loc, from));
+          mine = mine ? OrOp::create(b, loc, mine, is).getResult() : is;
+        }
+        Value pred =
+            BroadcastInDimOp::create(b, loc, blockType.clone(b.getI1Type()),
+                                     mine, b.getDenseI64ArrayAttr({}));
+        send = SelectOp::create(b, loc, pred, operands[operand], send);
+      }
+    }
+    received.push_back(
+        local.permuteShards(loc, send, layout, dim, permute.pairs));
+  }
+
   SmallVector<int64_t> sizes = operandSizes(op);
   Value result;
   int64_t offset = 0;
@@ -130,7 +300,24 @@ Value buildLocalConcat(LocalBuilder &local, ConcatenateOp op,
       continue;
     // `extended` holds the operand's positions [start, start + length).
     Value extended = value, start = local.scalarI32(loc, 0);
-    if (!source.gather) {
+    if (source.kind == ConcatExchange::Source::Kind::blocks) {
+      // Each slot of the result block receives its operand block whole
+      // (zeros or another part's block, never selected, where none of this
+      // operand lands), so `extended` holds positions
+      // [kR - offset, kR - offset + R). A slot whose blocks stay put is the
+      // local block.
+      SmallVector<Value> slots(source.moves.size(), value);
+      for (auto [g, permute] : llvm::enumerate(exchange.permutes))
+        for (auto [operand, slot] : permute.parts)
+          if (operand == i)
+            slots[slot] = received[g];
+      extended = slots.size() == 1
+                     ? slots.front()
+                     : ConcatenateOp::create(b, loc, slots, dim).getResult();
+      start = SubOp::create(
+          b, loc, MulOp::create(b, loc, k, local.scalarI32(loc, resultBlock)),
+          local.scalarI32(loc, offset));
+    } else if (source.kind == ConcatExchange::Source::Kind::halo) {
       const ShardLayout &layout = assignment.operands[i];
       int64_t block = cast<RankedTensorType>(value.getType()).getDimSize(dim);
       int64_t shards = layout.numShards(mesh, dim);

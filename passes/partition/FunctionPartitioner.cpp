@@ -168,6 +168,9 @@ private:
   }
   /// The device every result of `op` is maximal on, or -1.
   int64_t maximalResultDevice(Operation *op) const;
+  /// The layout propagation chose for `global`: its defining op's result
+  /// sharding, else (an argument) the layout it was placed in.
+  ShardLayout plannedLayout(Value global) const;
 
   /// The local value of `global` in `layout`, resharding (once) if needed.
   Value getAs(Value global, const ShardLayout &layout, Location loc) override;
@@ -214,8 +217,7 @@ Value Partitioner::getAs(Value global, const ShardLayout &layout,
   ShardLayout fromLayout = p.layout;
   if (auto result = dyn_cast<OpResult>(global)) {
     Operation *def = result.getOwner();
-    ShardLayout own = layoutOf(
-        getResultShardingAttr(def, result.getResultNumber()), shapeOf(global));
+    ShardLayout own = plannedLayout(global);
     if (!(own == p.layout) && !(own == layout)) {
       TrafficListener::Scope charge(traffic, def);
       from = getAs(global, own, loc);
@@ -226,6 +228,15 @@ Value Partitioner::getAs(Value global, const ShardLayout &layout,
     }
   }
   return reshard(global, from, fromLayout, layout, loc);
+}
+
+ShardLayout Partitioner::plannedLayout(Value global) const {
+  auto result = dyn_cast<OpResult>(global);
+  if (!result)
+    return placed.at(global).layout;
+  return layoutOf(
+      getResultShardingAttr(result.getOwner(), result.getResultNumber()),
+      shapeOf(global));
 }
 
 Value Partitioner::reshard(Value global, Value from,
@@ -414,9 +425,13 @@ int64_t Partitioner::maximalResultDevice(Operation *op) const {
 
 LogicalResult Partitioner::partitionRuleOp(Operation *op,
                                            const OpShardingRule &rule) {
+  // Operands in the layouts propagation chose for them, as explain prices
+  // the op: a value whose local op left it in another layout (a reshape
+  // that could not split its compound dimension, say) is resharded to its
+  // planned layout first (getAs), not planned from where it was left.
   SmallVector<ShardLayout> current, targets;
   for (Value operand : op->getOperands())
-    current.push_back(placed.at(operand).layout);
+    current.push_back(plannedLayout(operand));
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     targets.push_back(layoutOf(getResultShardingAttr(op, i), shapeOf(result)));
   OpPlan plan = planOp(op, rule, current, targets, planner, options.halo);
@@ -425,23 +440,23 @@ LogicalResult Partitioner::partitionRuleOp(Operation *op,
     return buildRuleOp(op, rule, plan.choice);
   case OpPlan::flatRelayout: {
     auto reshape = cast<ReshapeOp>(op);
-    placed[reshape.getResult()] = {
-        buildFlatRelayout(local, reshape, placed.at(reshape.getOperand()).local,
-                          *plan.relayout, targets[0], mesh),
-        targets[0]};
+    Value input = getAs(reshape.getOperand(), current[0], op->getLoc());
+    placed[reshape.getResult()] = {buildFlatRelayout(local, reshape, input,
+                                                     *plan.relayout, targets[0],
+                                                     mesh),
+                                   targets[0]};
     return success();
   }
   case OpPlan::maskedSlice: {
     auto slice = cast<DynamicSliceOp>(op);
-    const Placed &input = placed.at(slice.getInput());
+    Value input = getAs(slice.getInput(), current[0], op->getLoc());
     SmallVector<Value> offsets;
     for (Value offset : slice.getOffsets())
       offsets.push_back(
           getAs(offset, ShardLayout::replicated({}), slice.getLoc()));
-    placed[slice.getResult()] = {buildMaskedDynamicSlice(local, slice,
-                                                         input.local, offsets,
-                                                         input.layout, mesh),
-                                 *plan.masked};
+    placed[slice.getResult()] = {
+        buildMaskedDynamicSlice(local, slice, input, offsets, current[0], mesh),
+        *plan.masked};
     return success();
   }
   case OpPlan::twoStageReduce: {
@@ -477,12 +492,13 @@ LogicalResult Partitioner::buildRuleOp(Operation *op,
         op->emitRemark() << "halo=always: operand " << i
                          << " is gathered: a device needs rows beyond its "
                             "neighbours' blocks";
-      operands.push_back(getAs(operand,
-                               source.gather
-                                   ? gatheredAlong(assignment.operands[i], dim,
-                                                   shapeOf(operand)[dim])
-                                   : assignment.operands[i],
-                               op->getLoc()));
+      operands.push_back(
+          getAs(operand,
+                source.kind == ConcatExchange::Source::Kind::gather
+                    ? gatheredAlong(assignment.operands[i], dim,
+                                    shapeOf(operand)[dim])
+                    : assignment.operands[i],
+                op->getLoc()));
     }
     placed[op->getResult(0)] = {buildLocalConcat(local, concat, operands,
                                                  assignment, *choice.concat,

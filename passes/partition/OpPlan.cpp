@@ -110,14 +110,11 @@ double priceRuleChoice(Operation *op, const RuleChoice &choice,
   for (auto [i, result] : llvm::enumerate(op->getResults()))
     cost += reshard(result, assignment.results[i], targets[i]);
   if (auto concat = dyn_cast<ConcatenateOp>(op); concat && choice.concat) {
-    for (auto [i, source] : llvm::enumerate(choice.concat->sources)) {
-      ConcatSourcePrice p = priceConcatSource(
-          concat, assignment, i, mesh, costs,
-          [&](unsigned k, const ShardLayout &layout) {
-            return reshard(op->getOperand(k), current[k], layout);
-          });
-      cost += source.gather ? p.gatherCost : p.haloCost;
-    }
+    cost += priceConcatExchange(concat, assignment, *choice.concat, mesh, costs,
+                                [&](unsigned k, const ShardLayout &layout) {
+                                  return reshard(op->getOperand(k), current[k],
+                                                 layout);
+                                });
   } else {
     for (auto [i, operand] : llvm::enumerate(op->getOperands()))
       cost += reshard(operand, current[i], assignment.operands[i]);

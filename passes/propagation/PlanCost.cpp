@@ -38,6 +38,8 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   if (found == meshes.end() || !found->second)
     return 0;
   const MeshAxes &mesh = *found->second;
+  if (std::optional<double> cost = maximalRecordCost(r, done, bytesOnly))
+    return *cost;
   if (record.carried < 0 && partition::decidesBeyondAssignment(record.op) &&
       numTensors == static_cast<int32_t>(record.op->getNumOperands() +
                                          record.op->getNumResults()))
@@ -200,11 +202,140 @@ FunctionPropagation::getPlanner(FlatSymbolRefAttr meshRef) const {
     partition::ReshardCostModel costs;
     costs.iciByteCost = options.costModel.iciByteCost;
     costs.dcnByteCost = options.costModel.dcnByteCost;
+    // The function's mesh may be named by no sharding (values on maximal
+    // meshes only): then it is looked up.
+    auto found = meshes.find(meshRef);
+    MeshAttr mesh =
+        found != meshes.end() && found->second
+            ? found->second->getMesh()
+            : lookupMesh(func::FuncOp(func), meshRef, &symbols).getMesh();
     planner = std::make_unique<partition::ReshardPlanner>(
-        xla::MeshModel::fromAttr(meshes.find(meshRef)->second->getMesh()),
-        costs);
+        xla::MeshModel::fromAttr(mesh), costs);
   }
   return *planner;
+}
+
+FlatSymbolRefAttr FunctionPropagation::functionMesh() const {
+  if (firstUserMesh)
+    return firstUserMesh;
+  if (MeshOp mesh = findFirstMesh(func::FuncOp(func)))
+    return FlatSymbolRefAttr::get(mesh.getSymNameAttr());
+  return {};
+}
+
+std::optional<double>
+FunctionPropagation::maximalRecordCost(int32_t r, ReshardsDone *done,
+                                       bool bytesOnly) const {
+  const OpRecord &record = records[r];
+  Operation *op = record.op;
+  auto deviceOf = [&](const ValueState &state) -> int64_t {
+    auto found = meshes.find(state.mesh);
+    if (!state.mesh || found == meshes.end() || !found->second)
+      return -1;
+    MeshAttr mesh = found->second->getMesh();
+    return mesh.isMaximal() ? mesh.getMaximalDevice() : -1;
+  };
+  if (llvm::none_of(record.tensors,
+                    [&](int32_t t) { return deviceOf(states[t]) >= 0; }))
+    return std::nullopt;
+  FlatSymbolRefAttr meshRef = functionMesh();
+  if (!meshRef || !lookupMesh(func::FuncOp(func), meshRef, &symbols) ||
+      lookupMesh(func::FuncOp(func), meshRef, &symbols).getMesh().isMaximal())
+    return std::nullopt;
+  // The layouts the partitioner gives the record's tensors: a maximal value
+  // whole on its device, the others as propagation chose (on the function's
+  // mesh, or replicated when no sharding reached them).
+  SmallVector<ShardLayout> layouts;
+  SmallVector<RankedTensorType> types;
+  for (int32_t t : record.tensors) {
+    const ValueState &state = states[t];
+    RankedTensorType type;
+    if (state.value)
+      type = dyn_cast<RankedTensorType>(state.value.getType());
+    else if (state.funcResult >= 0)
+      type = dyn_cast<RankedTensorType>(
+          func::FuncOp(func).getResultTypes()[state.funcResult]);
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    types.push_back(type);
+    if (int64_t device = deviceOf(state); device >= 0) {
+      layouts.push_back(ShardLayout::maximal(type.getShape(), device));
+      continue;
+    }
+    if (!state.mesh) {
+      layouts.push_back(ShardLayout::replicated(type.getShape()));
+      continue;
+    }
+    if (state.mesh != meshRef)
+      return std::nullopt;
+    std::optional<ShardLayout> layout =
+        toLayout(meshRef, state.toAxisSharding(), type, state.partialKind);
+    if (!layout)
+      return std::nullopt;
+    layouts.push_back(std::move(*layout));
+  }
+  partition::ReshardPlanner &planner = getPlanner(meshRef);
+  // Tensor `k` moved from `from` to `to`; the partitioner reshards a value
+  // to a layout once and reuses it.
+  auto price = [&](int32_t k, ArrayRef<int64_t> shape, int64_t elementBytes,
+                   const ShardLayout &from, const ShardLayout &to) {
+    if (from == to)
+      return 0.0;
+    if (k >= 0 && done &&
+        !done->insert({record.tensors[k], "layout " + to.key()}).second)
+      return 0.0;
+    const partition::ReshardPlan &plan =
+        planner.plan(shape, elementBytes, from, to);
+    if (!bytesOnly)
+      return plan.cost;
+    double bytes = 0;
+    for (const partition::ReshardStep &step : plan.steps)
+      bytes += step.bytesPerDevice;
+    return bytes;
+  };
+  auto priceTensor = [&](int32_t k, const ShardLayout &to) {
+    return price(k, types[k].getShape(),
+                 (types[k].getElementTypeBitWidth() + 7) / 8, layouts[k], to);
+  };
+  // A returned or marked value becomes what the result or mark says.
+  if (isa<func::ReturnOp, MarkShardingOp>(op))
+    return priceTensor(0, layouts[1]);
+  int32_t numOps = op->getNumOperands();
+  if (record.carried >= 0 || op->getNumRegions() > 0 ||
+      static_cast<int32_t>(record.tensors.size()) !=
+          numOps + static_cast<int32_t>(op->getNumResults()))
+    return std::nullopt;
+  // Results all on one device: the op runs there, on its operands
+  // gathered to (or broadcast onto) that device.
+  ArrayRef<ShardLayout> results = ArrayRef(layouts).drop_front(numOps);
+  int64_t device = results.front().maximalDevice;
+  if (device >= 0 && llvm::all_of(results, [&](const ShardLayout &l) {
+        return l.maximalDevice == device;
+      })) {
+    double cost = 0;
+    for (int32_t k = 0; k < numOps; ++k)
+      cost += priceTensor(k, ShardLayout::maximal(types[k].getShape(), device));
+    return cost;
+  }
+  // Otherwise the op is partitioned by its rule, its maximal operands
+  // broadcast into the layouts partition::planOp chooses.
+  SmallVector<ShardLayout> current(layouts.begin(), layouts.begin() + numOps);
+  SmallVector<ShardLayout> targets(results);
+  partition::OpPlan plan = partition::planOp(op, *record.rule, current, targets,
+                                             planner, options.halo);
+  partition::ReshardCostModel costs = planner.getCosts();
+  if (bytesOnly)
+    costs = {1.0, 1.0, 0.0};
+  return partition::priceOpPlan(
+      op, plan, current, targets, planner.getMesh(), costs,
+      [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
+          const ShardLayout &from, const ShardLayout &to) {
+        int32_t k = -1;
+        for (auto [i, operand] : llvm::enumerate(op->getOperands()))
+          if (value && operand == value)
+            k = i;
+        return price(k, shape, elementBytes, from, to);
+      });
 }
 
 std::optional<ShardLayout>

@@ -188,6 +188,16 @@ private:
   /// plans (sub-axes).
   std::optional<double> opPlanCost(int32_t r, mlir::FlatSymbolRefAttr mesh,
                                    ReshardsDone *done, bool bytesOnly) const;
+  /// For a record with a tensor on a maximal mesh (one device,
+  /// passes/partition/Maximal.h): what the partitioner moves for it, priced
+  /// by its planner on the function's mesh (broadcasts from the device,
+  /// gathers to it). None when no tensor is maximal or the record is not
+  /// one the partitioner carries out from layouts alone.
+  std::optional<double> maximalRecordCost(int32_t r, ReshardsDone *done,
+                                          bool bytesOnly) const;
+  /// The mesh the partitioner partitions the function over: the first
+  /// ordinary mesh a user sharding names, else the module's first mesh.
+  mlir::FlatSymbolRefAttr functionMesh() const;
   std::optional<double> plannedCost(mlir::FlatSymbolRefAttr mesh,
                                     const AxisSharding &from,
                                     const AxisSharding &to,

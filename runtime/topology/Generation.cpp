@@ -32,6 +32,15 @@ constexpr StandardSlice kPlanarSlices[] = {
     {32, {4, 8, 1}}, {64, {8, 8, 1}}, {128, {8, 16, 1}}, {256, {16, 16, 1}},
 };
 
+// v3 accelerator types (v3-8 ... v3-2048): torch_xla's
+// _ACCELERATOR_TYPE_TO_HOST_BOUNDS (notes 3.3) times its 2x2x1 chips per
+// host (TPU_CHIPS_PER_HOST_BOUNDS); v3-2048 is the whole 32x32 pod.
+constexpr StandardSlice kV3Slices[] = {
+    {4, {2, 2, 1}},     {16, {4, 4, 1}},     {32, {4, 8, 1}},
+    {64, {8, 8, 1}},    {128, {8, 16, 1}},   {256, {16, 16, 1}},
+    {512, {16, 32, 1}}, {1024, {32, 32, 1}},
+};
+
 // Collective calibration, fitted on v5e (docs/topology.md 4.6): SB-shard's
 // measured 8 us all-gather of 32 kB shards gives the launch cost once the
 // 3 hops (3 us) and the bytes (2.2 us) are added; its 680 us all-gather of
@@ -42,6 +51,35 @@ constexpr double kLaunchLatency = 2.8e-6;
 constexpr double kIciEfficiency = 0.83;
 
 const GenerationSpec kSpecs[] = {
+    {
+        // v3 (the GSPMD paper's chip), modelled per chip as TPU7x: a chip's
+        // two TensorCores are two JAX devices (notes 1.1); a simulated
+        // device is the whole chip, their summed peak and HBM.
+        /*generation=*/Generation::V3,
+        /*name=*/"v3",
+        /*acceleratorPrefix=*/"v3",
+        /*torusRank=*/2,
+        /*tensorCoresPerChip=*/2,
+        /*hostBlock=*/{2, 2, 1},
+        /*maxSliceChips=*/1024,
+        /*maxAxisLength=*/32,
+        // No wraparound below a full pod axis: lingvo's GetNonPod2dMesh
+        // builds its rings for "slices smaller than a pod" where "there is
+        // no wrap-around links" (docs/topology.md 1).
+        /*wraparound=*/WraparoundRule::FullPodAxis,
+        /*hbmBytes=*/32 * GiB,
+        /*hbmBandwidth=*/9e11,
+        /*peakBf16Flops=*/1.23e14,
+        /*peakInt8Ops=*/1.23e14, // no int8 figure: bf16's [assumption]
+        /*iciPortsPerChip=*/4,
+        /*iciLinkBandwidth=*/1e11, // SB-tpus table
+        /*iciHopLatency=*/1e-6,
+        /*pcieBandwidth=*/1.6e10,    // unverified: v4's (none for v3)
+        /*dcnHostBandwidth=*/2.5e10, // unverified (SB generic figure)
+        /*dcnLatency=*/10e-6,        // unverified
+        /*collectiveLaunchLatency=*/kLaunchLatency,
+        /*iciEfficiency=*/kIciEfficiency,
+    },
     {
         /*generation=*/Generation::V4,
         /*name=*/"v4",
@@ -74,7 +112,7 @@ const GenerationSpec kSpecs[] = {
         {2, 4, 1},
         256,
         16,
-        WraparoundRule::FullAxisOf16,
+        WraparoundRule::FullPodAxis,
         16e9,
         8.19e11,
         1.97e14,
@@ -120,7 +158,7 @@ const GenerationSpec kSpecs[] = {
         {2, 4, 1},
         256,
         16,
-        WraparoundRule::FullAxisOf16,
+        WraparoundRule::FullPodAxis,
         32e9,
         1.64e12,
         9.18e14,
@@ -168,9 +206,10 @@ const GenerationSpec kSpecs[] = {
 } // namespace
 
 llvm::ArrayRef<StandardSlice> GenerationSpec::standardSlices() const {
-  llvm::ArrayRef<StandardSlice> all = torusRank == 3
-                                          ? llvm::ArrayRef(kCubeSlices)
-                                          : llvm::ArrayRef(kPlanarSlices);
+  llvm::ArrayRef<StandardSlice> all =
+      generation == Generation::V3 ? llvm::ArrayRef(kV3Slices)
+      : torusRank == 3             ? llvm::ArrayRef(kCubeSlices)
+                                   : llvm::ArrayRef(kPlanarSlices);
   size_t count = 0;
   while (count < all.size() && all[count].chips <= maxSliceChips)
     ++count;

@@ -23,7 +23,7 @@
 
 namespace xspmd::topology {
 
-enum class Generation { V4, V5e, V5p, V6e, Tpu7x };
+enum class Generation { V3, V4, V5e, V5p, V6e, Tpu7x };
 
 /// When an ICI axis of a slice closes into a ring.
 enum class WraparoundRule {
@@ -31,8 +31,9 @@ enum class WraparoundRule {
   /// for whole 4x4x4 cubes: every axis wraps iff every dimension is a
   /// multiple of 4; smaller slices (2x2x1, 2x2x4, ...) have none.
   WholeCubes,
-  /// v5e/v6e: an axis wraps iff it is a full 16-chip axis.
-  FullAxisOf16,
+  /// v3/v5e/v6e (2D pods): an axis wraps iff it spans the pod's whole axis
+  /// (`maxAxisLength`: 32 chips on v3, 16 on v5e/v6e).
+  FullPodAxis,
 };
 
 /// A standard slice offered under an accelerator-type name (`v5p-128`).
@@ -49,9 +50,9 @@ struct GenerationSpec {
   llvm::StringRef acceleratorPrefix;
 
   // Chip and host.
-  /// Torus dimensions: 3 (v4, v5p) or 2 (v5e, v6e).
+  /// Torus dimensions: 3 (v4, v5p, TPU7x) or 2 (v3, v5e, v6e).
   int torusRank;
-  /// TensorCores per chip; v4/v5p accelerator types count TensorCores.
+  /// TensorCores per chip; v3/v4/v5p accelerator types count TensorCores.
   int tensorCoresPerChip;
   /// Chips attached to one host, as a block of the torus (x, y, z).
   std::array<int64_t, 3> hostBlock;

@@ -21,12 +21,13 @@ llvm::StringRef axisName(int axis) {
   return names[axis];
 }
 
-bool sliceAxisWraps(WraparoundRule rule, const ChipCoords &shape, int axis) {
-  switch (rule) {
+bool sliceAxisWraps(const GenerationSpec &spec, const ChipCoords &shape,
+                    int axis) {
+  switch (spec.wraparound) {
   case WraparoundRule::WholeCubes:
     return llvm::all_of(shape, [](int64_t n) { return n % 4 == 0; });
-  case WraparoundRule::FullAxisOf16:
-    return shape[axis] == 16;
+  case WraparoundRule::FullPodAxis:
+    return shape[axis] == spec.maxAxisLength;
   }
   return false;
 }
@@ -83,8 +84,8 @@ static std::string checkSliceShape(const GenerationSpec &spec,
   for (int axis = 0; axis < 2; ++axis)
     if (!llvm::isPowerOf2_64(shape[axis]))
       return formatv("{0} slice {1}: axis {2} must be a power of two "
-                     "(1, 2, 4, 8 or 16)",
-                     spec.name, name, axisName(axis));
+                     "(1, 2, 4, ..., {3})",
+                     spec.name, name, axisName(axis), spec.maxAxisLength);
   bool withinOneHost =
       shape[0] <= spec.hostBlock[0] && shape[1] <= spec.hostBlock[1];
   if (!withinOneHost &&
@@ -123,7 +124,7 @@ Topology::Topology(const GenerationSpec &spec, ChipCoords shape,
     : spec(spec), shape(shape), numSlices(numSlices) {
   for (int axis = 0; axis < 3; ++axis) {
     wraparound[axis] = axis < spec.torusRank && shape[axis] > 2 &&
-                       sliceAxisWraps(spec.wraparound, shape, axis);
+                       sliceAxisWraps(spec, shape, axis);
     hostBlock[axis] = std::min(spec.hostBlock[axis], shape[axis]);
     hostGrid[axis] = shape[axis] / hostBlock[axis];
   }

@@ -131,9 +131,10 @@ private:
   ChipCoords hostGrid;
 };
 
-/// Whether a slice of `shape` has a wraparound link along `axis` under
-/// `rule` (research notes 1.2 "Wraparound rules").
-bool sliceAxisWraps(WraparoundRule rule, const ChipCoords &shape, int axis);
+/// Whether a slice of `shape` has a wraparound link along `axis` under the
+/// rule of `spec` (research notes 1.2 "Wraparound rules"; docs/topology.md 1).
+bool sliceAxisWraps(const GenerationSpec &spec, const ChipCoords &shape,
+                    int axis);
 
 /// Name of torus axis `axis` ("x", "y", "z").
 llvm::StringRef axisName(int axis);

@@ -2,6 +2,9 @@
 // RUN: xla-opt %s --xla-propagate-sharding --xla-partition --xla-report-collectives -o /dev/null | FileCheck %s --check-prefix=AUTO
 // RUN: xla-opt %s --xla-propagate-sharding --xla-partition="halo=never" --xla-report-collectives -o /dev/null | FileCheck %s --check-prefix=NEVER
 // RUN: xla-opt %s --xla-propagate-sharding --xla-partition="halo=always" -verify-diagnostics -o /dev/null
+// RUN: xla-opt %s --xla-explain-sharding --xla-partition=report-bytes=true -o /dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: xla-run %s --function=halves --check | FileCheck %s --check-prefix=EXEC
+// RUN: xla-run %s --function=halves_uneven --check | FileCheck %s --check-prefix=EXEC
 
 // Concatenate along a split dimension: result block k (R rows) holds
 // positions [kR - o, kR - o + R) of an operand at offset o. An operand whose
@@ -71,10 +74,32 @@ func.func @three(%cls: tensor<1x32xf32>, %x: tensor<60x32xf32> {xla.sharding = #
 }
 
 // Two halves: result block k is operand blocks 2k and 2k+1, two devices
-// away, so no halo fits; every operand is gathered (3 x 1024 B each).
-// AUTO-LABEL: @halves: 2 collectives, sends 6144 B per device
-// AUTO-NEXT: all_gather
-// AUTO-NEXT: all_gather
+// away, so no halo fits. The blocks line up with the result's (8 rows
+// divide 16 and the offset 32), so each lands whole in one of the two
+// slots of its result block. %a's first slot (0 -> 0, 2 -> 1) and %b's
+// second (1 -> 2, 3 -> 3) have distinct sources and targets, so one
+// collective_permute moves both, each device sending the block of the
+// operand it is a source for; likewise %a's second slot and %b's first.
+// Two permutes of 1024 B: 2048 B per device, the minimum (device 1 must
+// receive %a's blocks 2 and 3), where gathering both operands sends
+// 2 x 3 x 1024 = 6144 B (halo=never).
+// CHECK-LABEL: func.func @halves
+// CHECK: %[[S0:.*]] = xla.select %{{.*}}, %arg1, %arg0 : tensor<8x32xf32>
+// CHECK: %[[P0:.*]] = xla.collective_permute %[[S0]], pairs = {{\[}}[0, 0], [1, 2], [2, 1], [3, 3]] mesh_axes = @mesh["x"] : tensor<8x32xf32>
+// CHECK: %[[S1:.*]] = xla.select %{{.*}}, %arg1, %arg0 : tensor<8x32xf32>
+// CHECK: %[[P1:.*]] = xla.collective_permute %[[S1]], pairs = {{\[}}[0, 2], [1, 0], [2, 3], [3, 1]] mesh_axes = @mesh["x"] : tensor<8x32xf32>
+// CHECK: xla.concatenate %[[P0]], %[[P1]], dim = 0 : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<16x32xf32>
+// CHECK: xla.concatenate %[[P1]], %[[P0]], dim = 0 : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<16x32xf32>
+// CHECK-NOT: xla.all_gather
+// CHECK: return %{{.*}} : tensor<16x32xf32>
+// PLAN-LABEL: planned bytes of @halves:
+// PLAN-NEXT: xla.concatenate at concat-halo.mlir:[[#@LINE+11]]:8: 2048 B per device
+// PLAN-LABEL: emitted bytes of @halves:
+// PLAN-NEXT: xla.concatenate at concat-halo.mlir:[[#@LINE+9]]:8: 2048 B per device
+// AUTO-LABEL: @halves: 2 collectives, sends 2048 B per device
+// AUTO-COUNT-2: collective_permute mesh_axes ["x"] (group 4) ici in 1024 B sends 1024 B
+// NEVER-LABEL: @halves: 3 collectives, sends 6144 B per device
+// NEVER-COUNT-2: all_gather mesh_axes ["x"] (group 4) ici in 1024 B sends 3072 B
 func.func @halves(%a: tensor<32x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}, %b: tensor<32x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>})
     -> (tensor<64x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}) {
   // expected-remark@+2 {{halo=always: operand 0 is gathered}}
@@ -82,3 +107,27 @@ func.func @halves(%a: tensor<32x32xf32> {xla.sharding = #xla.sharding<@mesh, [{"
   %c = xla.concatenate %a, %b, dim = 0 : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
   return %c : tensor<64x32xf32>
 }
+
+// Uneven halves: 8 + 6 rows of 128 f32 into blocks of 4 (padded to 16),
+// both operands in blocks of 2 (%b's last one padding), %b at offset 8:
+// result block 2 needs %b's blocks 0 and 1, two devices away, so no halo
+// fits, but the blocks line up and move whole. The slot whose rows lie past
+// %b's end (block 3's second) receives nothing and is never selected; %a's
+// slot from device 3 shares a permute with %b's from devices 0 and 2. Two
+// permutes of a 1024 B block where gathering sends 2 x 3 x 1024 B.
+// CHECK-LABEL: func.func @halves_uneven
+// CHECK: xla.collective_permute %{{.*}}, pairs = {{\[}}[0, 0], [1, 2], [2, 1]] mesh_axes = @mesh["x"] : tensor<2x128xf32>
+// CHECK: xla.collective_permute %{{.*}}, pairs = {{\[}}[0, 2], [1, 0], [2, 3], [3, 1]] mesh_axes = @mesh["x"] : tensor<2x128xf32>
+// CHECK-NOT: xla.all_gather
+// CHECK: return %{{.*}} : tensor<4x128xf32>
+// AUTO-LABEL: @halves_uneven: 2 collectives, sends 2048 B per device
+// NEVER-LABEL: @halves_uneven: 3 collectives, sends 6144 B per device
+func.func @halves_uneven(%a: tensor<8x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}, %b: tensor<6x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<14x128xf32> {xla.sharding = #xla.sharding<@mesh, [{"x"}, {}]>}) {
+  // expected-remark@+2 {{halo=always: operand 0 is gathered}}
+  // expected-remark@+1 {{halo=always: operand 1 is gathered}}
+  %c = xla.concatenate %a, %b, dim = 0 : (tensor<8x128xf32>, tensor<6x128xf32>) -> tensor<14x128xf32>
+  return %c : tensor<14x128xf32>
+}
+
+// EXEC: [SUCCESS]

@@ -40,6 +40,26 @@ TEST(AllGather, OneAxisWithWraparound) {
   EXPECT_DOUBLE_EQ(e.bytesSentPerDevice.dcn, 0);
 }
 
+TEST(AllGather, V3PodAxisIsARingAndSmallerSlicesALine) {
+  // v3 (notes 1.1, 1.2): 1e11 B/s one way per link (SB-tpus). The 32x32 pod
+  // wraps (notes 2.4: (V / W_bidi) (N-1)/N); a 16x16 slice does not (notes
+  // 2.8: (N-1) (V/N) / W_uni).
+  constexpr double W_uni_v3 = 1e11;
+  double shard = 4 * MiB;
+  auto pod = makeTopology("v3:32x32");
+  double N = 32, V = N * shard;
+  auto ring =
+      estimate(pod, CollectiveKind::AllGather, torusLines(pod, 0), shard);
+  EXPECT_WITHIN_2PCT(ring.seconds, V / (2 * W_uni_v3) * (N - 1) / N);
+  EXPECT_EQ(ring.algorithm, "bidirectional ring over x (32 chips)");
+  auto slice = makeTopology("v3:16x16");
+  N = 16, V = N * shard;
+  auto line =
+      estimate(slice, CollectiveKind::AllGather, torusLines(slice, 1), shard);
+  EXPECT_WITHIN_2PCT(line.seconds, (N - 1) * (V / N) / W_uni_v3);
+  EXPECT_EQ(line.algorithm, "line over y (16 chips)");
+}
+
 TEST(AllGather, OneAxisWithWraparoundLatencyBound) {
   auto t = makeTopology("v6e:16x16");
   double shard = 1024, N = 16;

@@ -60,7 +60,8 @@ TEST(Presets, LookupByNameAndAcceleratorPrefix) {
   EXPECT_EQ(lookupGeneration("v5litepod"), Generation::V5e);
   EXPECT_EQ(lookupGeneration("V5E"), Generation::V5e);
   EXPECT_EQ(lookupGeneration("v6e"), Generation::V6e);
-  EXPECT_FALSE(lookupGeneration("v3").has_value());
+  EXPECT_EQ(lookupGeneration("V3"), Generation::V3);
+  EXPECT_FALSE(lookupGeneration("v2").has_value());
 }
 
 TEST(Presets, Tpu7xPerChip) {
@@ -74,6 +75,22 @@ TEST(Presets, Tpu7xPerChip) {
   Topology t = parse("tpu7x-8");
   EXPECT_EQ(t.shapeString(), "2x2x1");
   EXPECT_EQ(t.getSpec().generation, Generation::Tpu7x);
+}
+
+TEST(Presets, V3PerChip) {
+  // GC-v3 (notes 1.1): 123 TFLOP/s bf16, 32 GiB of HBM at 900 GB/s per chip,
+  // 2 TensorCores, 1024-chip pod, 2D torus; SB-tpus: 1e11 B/s per link one
+  // way. A simulated device is the whole chip (both TensorCores).
+  const GenerationSpec &spec = getGenerationSpec(Generation::V3);
+  EXPECT_DOUBLE_EQ(spec.peakBf16Flops, 1.23e14);
+  EXPECT_DOUBLE_EQ(spec.hbmBytes, 32.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(spec.hbmBandwidth, 9e11);
+  EXPECT_DOUBLE_EQ(spec.iciLinkBandwidth, 1e11);
+  EXPECT_EQ(spec.torusRank, 2);
+  EXPECT_EQ(spec.iciPortsPerChip, 4);
+  EXPECT_EQ(spec.tensorCoresPerChip, 2);
+  EXPECT_EQ(spec.maxSliceChips, 1024);
+  EXPECT_EQ(spec.chipsPerHost(), 4);
 }
 
 //===----------------------------------------------------------------------===//
@@ -104,6 +121,32 @@ TEST(ParseTopology, AcceleratorTypesCountTensorCoresOnV4AndV5p) {
   EXPECT_EQ(parse("v5p-12288").shapeString(), "16x16x24");
 }
 
+TEST(ParseTopology, V3AcceleratorTypesCountTensorCores) {
+  // torch_xla's host bounds times 2x2x1 chips per host (notes 3.3): v3-8 is
+  // one host, v3-2048 the whole 32x32 pod.
+  for (auto [type, shape, hosts] :
+       {std::tuple{"v3-8", "2x2", 1}, std::tuple{"v3-32", "4x4", 4},
+        std::tuple{"v3-64", "4x8", 8}, std::tuple{"v3-128", "8x8", 16},
+        std::tuple{"v3-256", "8x16", 32}, std::tuple{"v3-512", "16x16", 64},
+        std::tuple{"v3-1024", "16x32", 128},
+        std::tuple{"v3-2048", "32x32", 256}}) {
+    Topology t = parse(type);
+    EXPECT_EQ(t.shapeString(), shape) << type;
+    EXPECT_EQ(t.getHostsPerSlice(), hosts) << type;
+  }
+  EXPECT_EQ(parse("v3:16x16").describe(),
+            "v3 16x16 (no wraparound), 64 hosts of 4 chips");
+  std::string unknown = parseError("v3-16");
+  EXPECT_NE(unknown.find("count TensorCores, 2 per chip"), std::string::npos)
+      << unknown;
+  EXPECT_NE(unknown.find("known counts: 8, 32, 64, 128,"), std::string::npos)
+      << unknown;
+  EXPECT_NE(parseError("v3:64x16").find("a v3 pod axis has at most 32"),
+            std::string::npos);
+  EXPECT_NE(parseError("v3:8x1").find("multiple of 2x2"), std::string::npos);
+  EXPECT_NE(parseError("v3:4x4x1").find("v3 slices are 2D"), std::string::npos);
+}
+
 TEST(ParseTopology, AcceleratorTypesCountChipsOnV5eAndV6e) {
   Topology v5e = parse("v5litepod-16");
   EXPECT_EQ(v5e.shapeString(), "4x4");
@@ -119,7 +162,7 @@ TEST(ParseTopology, AcceleratorTypesCountChipsOnV5eAndV6e) {
 
 TEST(ParseTopology, Errors) {
   EXPECT_NE(parseError("").find("empty topology"), std::string::npos);
-  EXPECT_NE(parseError("v3:4x4").find("unknown TPU generation 'v3'"),
+  EXPECT_NE(parseError("v2:4x4").find("unknown TPU generation 'v2'"),
             std::string::npos);
   EXPECT_NE(parseError("v5p").find("names a generation but no slice"),
             std::string::npos);
@@ -174,6 +217,22 @@ TEST(Wraparound, V5eAndV6eOnlyOnFull16Axes) {
   EXPECT_TRUE(full.hasWraparound(1));
   EXPECT_FALSE(full.hasWraparound(2));
   Topology small = parse("v6e:8x8");
+  EXPECT_FALSE(small.hasWraparound(0));
+  EXPECT_FALSE(small.hasWraparound(1));
+}
+
+TEST(Wraparound, V3OnlyOnFull32Axes) {
+  // Below a full pod axis a v3 slice has no wraparound: lingvo's
+  // GetNonPod2dMesh builds rings for "slices smaller than a pod" because
+  // "there is no wrap-around links" (docs/topology.md 1); the 32x32 pod is a
+  // 2D torus (GC-v3).
+  Topology pod = parse("v3-2048");
+  EXPECT_TRUE(pod.hasWraparound(0));
+  EXPECT_TRUE(pod.hasWraparound(1));
+  Topology half = parse("v3-1024");
+  EXPECT_FALSE(half.hasWraparound(0));
+  EXPECT_TRUE(half.hasWraparound(1));
+  Topology small = parse("v3-512");
   EXPECT_FALSE(small.hasWraparound(0));
   EXPECT_FALSE(small.hasWraparound(1));
 }

@@ -1,6 +1,6 @@
 // RUN: xla-opt %s --xla-spmd-pipeline=lower=false --xla-report-collectives -o /dev/null | FileCheck %s
 // RUN: %python %S/../../e2e/run_checks.py xla-run %s | FileCheck %s --check-prefix=RUN-CHECKS
-// RUN-CHECKS: checked 23 functions, 0 failed
+// RUN-CHECKS: checked 24 functions, 0 failed
 
 // Cases in the spirit of Shardy's and GSPMD's partitioner tests, written
 // here in `xla`. Each states the fewest bytes one device must send, derived
@@ -257,4 +257,21 @@ func.func @dynamic_slice_split_dim(%a: tensor<64x32xf32> {xla.sharding = #xla.sh
   %z = xla.constant dense<0> : tensor<i32>
   %s = xla.dynamic_slice %a[%i, %z], sizes = [8, 32] : (tensor<64x32xf32>, tensor<i32>, tensor<i32>) -> tensor<8x32xf32>
   return %s : tensor<8x32xf32>
+}
+
+// 24. Concatenate two equal halves (32 rows each, split by rows) into 64
+// rows split by rows: result block k is operand blocks 2k and 2k+1, two
+// devices away from some of them. Device 1 needs %a's blocks 2 and 3 and
+// holds neither: it receives 2 x 1024 B, and it sends its own two blocks
+// (to devices 0 and 2); no collective the report counts moves a block for
+// less than its 1024 B, so two permutes, 2048 B (each carries one block of
+// %a to some devices and one of %b to the others). Gathering both halves
+// sends 2 x 3 x 1024 = 6144 B.
+// CHECK-LABEL: @concat_halves: 2 collectives, sends 2048 B per device
+// CHECK-COUNT-2: collective_permute mesh_axes ["x"] (group 4) ici in 1024 B sends 1024 B
+func.func @concat_halves(%a: tensor<32x32xf32> {xla.sharding = #xla.sharding<@line, [{"x"}, {}]>},
+                         %b: tensor<32x32xf32> {xla.sharding = #xla.sharding<@line, [{"x"}, {}]>})
+    -> (tensor<64x32xf32> {xla.sharding = #xla.sharding<@line, [{"x"}, {}]>}) {
+  %c = xla.concatenate %a, %b, dim = 0 : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
+  return %c : tensor<64x32xf32>
 }
