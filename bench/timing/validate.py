@@ -342,15 +342,20 @@ PEAK_V3 = 1.23e14  # GC-v3 (notes 1.1), per chip
 # Rows outside 15%, and a measured value that differs from the notes': why.
 GSPMD_NOTES = {
     "DenseLm128B32x32, v3-2048": (
-        "outside 15%: the model gives this row the per-layer time of DenseLm128B16x16 (same FLOPs per chip, 97 of "
-        "111 ms compute; the pod's wrapped rings carry the doubled tensor all-reduce bytes in the time of 16x16's "
+        "outside 15%: the model gives this row the per-layer time of DenseLm128B16x16 (same FLOPs per chip, "
+        "101.7 vs 99.9 ms; the pod's wrapped rings carry the doubled tensor all-reduce bytes in the time of 16x16's "
         "lines), while the measured MFU falls from 47.2% to 40.7%. Not modelled, candidates: collectives on the pod "
         "run as one-directional rings (lingvo orders the pod's devices plainly; twice the time of the 6 tensor "
-        "all-reduces per layer, +19 ms if all exposed, would give ~41%), and per-TensorCore matmuls half as wide (2 heads, MLP 1024 per core)"),
+        "all-reduces per layer, +19 ms if all exposed), and per-TensorCore matmuls half as wide (2 heads, MLP 1024 "
+        "per core)"),
+    "DenseLm175B32x32, v3-2048": (
+        "outside 15% since the recompute stops before w2 (+2.7% with the dead w2 recomputed): the same pod as "
+        "DenseLm128B32x32, with the same candidates (one-directional rings on the pod, per-TensorCore matmuls "
+        "half as wide), not modelled"),
     "DenseLm1T16x16, v3-512": (
-        "outside 15% (slower than measured): 512 tokens per data shard make the step weight-traffic bound; the "
+        "slower than measured: 512 tokens per data shard make the step weight-traffic bound; the "
         "generator all-gathers each layer's 1.07 GB of weights over the 16-chip batch line in the forward and "
-        "again in the backward and reduce-scatters their gradients (37 of the 54 ms per layer, compute 25 ms), "
+        "again in the backward and reduce-scatters their gradients (most of the 52 ms per layer), "
         "while the measured 45.7 ms per layer needs less weight traffic: XLA's partitioner may move the 64x smaller "
         "activations instead, or keep the forward's gathered weights for the recompute (not modelled)"),
     "DenseLm12kWide41BAdam16x16, v3-512": (
