@@ -16,8 +16,17 @@ with published measurements (docs/simulator.md, "Validation"):
   forward   per layer: all-gather the layer's weights over fsdp, attention
             on the device's heads, all-reduce over tensor after wo and w2
             (Megatron)
+            With --collective-matmul (XLA's async collective fusion on
+            TPU) each of those all-reduces is a ring over tensor: a
+            reduce-scatter of sequence chunks, one collective_permute per
+            step overlapping the next chunk's partial matmul, then an
+            all-gather ring whose steps overlap the consumer's matmuls on
+            the chunk in hand (w1 and w1g after wo; the next layer's wq wk
+            wv after w2); the residual stream between them stays split
   attention the 1/sqrt(head_dim) scaling multiplies the queries (MaxText,
-            T5X), scores and probabilities go through HBM (no flash attention)
+            T5X); scores and probabilities go through HBM, or with
+            --flash-attention stay inside the flash kernels (xla.trace
+            kernel regions)
   backward  re-gather the weights (FSDP frees them), weight gradients
             reduce-scattered over fsdp (then all-reduced over data across
             slices, as soon as the layer's gradient is ready, or with
@@ -25,8 +34,9 @@ with published measurements (docs/simulator.md, "Validation"):
             gradients all-reduced over tensor, each issued before the
             weight-gradient matmuls that do not depend on it (without
             tensor parallelism the weight gradients come first); --remat recomputes each
-            layer's forward before its backward (--remat partial: all but
-            the output projections wo, w2 and their all-reduces)
+            layer's forward, up to what the backward reads (not w2 and its
+            all-reduce), before its backward (--remat partial: all but the
+            output projections wo, w2 and their all-reduces)
   update    SGD on the local weight shards (donated)
   schedule  the program order is the schedule: each layer's weight gathers
             are issued one layer ahead (prefetch), as XLA's latency-hiding
@@ -74,6 +84,25 @@ class Emitter:
         c = self.op("c", f"xla.constant dense<{value}> : {self.t([])}")
         return self.op("c", f"xla.broadcast_in_dim {c}, dims = [] : ({self.t([])}) -> {self.t(shape)}")
 
+    def kernel(self, name, body, result_shapes):
+        """Emits `xla.trace name kernel { body }`: body() emits the ops and
+        returns the values to yield; returns the kernel's results."""
+        self.n += 1
+        res = f"%{name}{self.n}"
+        self.lines.append(f'  {res}:{len(result_shapes)} = xla.trace "{name}" kernel {{'
+                          if len(result_shapes) > 1 else f'  {res} = xla.trace "{name}" kernel {{')
+        values = body()
+        types = ", ".join(self.t(sh) for sh in result_shapes)
+        self.lines.append(f"    xla.yield {', '.join(values)} : {types}")
+        self.lines.append(f"  }} : {types}")
+        return [f"{res}#{i}" for i in range(len(result_shapes))] if len(result_shapes) > 1 else [res]
+
+    def reduce(self, kind, a, sa, dims, sr, hint="s"):
+        return self.op(hint, f"xla.reduce {kind} {a}, dims = {dims} : ({self.t(sa)}) -> {self.t(sr)}")
+
+    def bcast(self, a, sa, dims, sr):
+        return self.op("b", f"xla.broadcast_in_dim {a}, dims = {dims} : ({self.t(sa)}) -> {self.t(sr)}")
+
     def all_gather(self, a, sa, dim, axes, sr):
         return self.op("ag", f"xla.all_gather {a}, dim = {dim} mesh_axes = @mesh[{axes}] : ({self.t(sa)}) -> {self.t(sr)}")
 
@@ -103,6 +132,16 @@ def main():
                     help="recompute in the backward each layer's whole forward (full, the default of a bare "
                          "--remat) or all of it but the output projections wo and w2 (partial: their results, "
                          "which follow the tensor all-reduces, are saved)")
+    ap.add_argument("--flash-attention", action="store_true",
+                    help="attention as the Pallas flash (splash) kernels run it: one kernel for the forward "
+                         "(scores and probabilities stay in VMEM; it writes the output and the softmax's "
+                         "log-sum-exp), and in the backward a dq kernel and a dk/dv kernel that each recompute "
+                         "the probabilities from q, k and the log-sum-exp (jax splash_attention_kernel.py, "
+                         "use_fused_bwd_kernel=False as MaxText sets its block sizes)")
+    ap.add_argument("--collective-matmul", action="store_true",
+                    help="decompose the forward's tensor all-reduces into rings of collective_permutes "
+                         "overlapped with partial matmuls (XLA's collective matmul, enabled by the MaxText "
+                         "scripts' xla_tpu_enable_async_collective_fusion flags); needs --tensor > 1 dividing --seq")
     ap.add_argument("--dcn", type=int, default=1)
     ap.add_argument("--dcn-after-backward", action="store_true",
                     help="all-reduce the gradients over DCN after the whole backward pass (no overlap with "
@@ -115,6 +154,9 @@ def main():
     fs, tp = a.fsdp, a.tensor
     if D % fs or H % tp or F % tp:
         sys.exit("d-model must divide by fsdp, heads and ffn by tensor")
+    cm = a.collective_matmul and tp > 1
+    if cm and S % tp:
+        sys.exit("--collective-matmul needs --seq divisible by --tensor")
     h, f, Dl, A = H // tp, F // tp, D // fs, (H // tp) * Dh
     mqa = a.kv_heads == 1
     KV = Dh if mqa else A  # local K/V projection width
@@ -151,47 +193,153 @@ def main():
         return {n: e.all_gather(f"%l{l}_{n}", W[n][0], W[n][2], FSDP, W[n][1]) if fs > 1 else f"%l{l}_{n}"
                 for n in names}
 
-    def forward(x, g, x1=None):
+    sc_q, sc_k = ("bqhd,bkd->bhqk", "bhqk,bkd->bqhd") if mqa else ("bqhd,bkhd->bhqk", "bhqk,bkhd->bqhd")
+    lse_shape = [b, h, S]
+
+    def probabilities(q, k, lse):
+        # Recomputed inside a backward kernel: p = exp(q k - lse).
+        s = e.einsum(sc_q, q, hs, k, kvs, ps, "sc")
+        return e.unary("exp", e.binary("sub", s, e.bcast(lse, lse_shape, [0, 1, 2], ps), ps), ps)
+
+    def flash_forward(q, k, v):
+        def body():
+            s = e.einsum(sc_q, q, hs, k, kvs, ps, "sc")
+            m = e.reduce("max", s, ps, [3], lse_shape)
+            ex = e.unary("exp", e.binary("sub", s, e.bcast(m, lse_shape, [0, 1, 2], ps), ps), ps)
+            l = e.reduce("sum", ex, ps, [3], lse_shape)
+            p = e.binary("div", ex, e.bcast(l, lse_shape, [0, 1, 2], ps), ps)
+            c4 = e.einsum(sc_k, p, ps, v, kvs, hs, "ctx")
+            return [c4, e.binary("add", m, e.unary("log", l, lse_shape), lse_shape)]
+        return e.kernel("flash_attention", body, [hs, lse_shape])
+
+    # Collective matmul: sequence chunks of the tensor group's rows.
+    Sc = S // tp
+    i32 = "tensor<i32>"
+
+    def const_i32(v):
+        return e.op("c", f"xla.constant dense<{v}> : {i32}")
+
+    def chunk_offset(shift):
+        # Row offset of chunk (r + shift) mod tp, r this device's tensor index.
+        r = e.op("r", f'xla.axis_index @mesh["tensor"] : {i32}')
+        t = e.op("c", f"xla.add {r}, {const_i32(shift % tp)} : {i32}")
+        t = e.op("c", f"xla.rem {t}, {const_i32(tp)} : {i32}")
+        return e.op("c", f"xla.mul {t}, {const_i32(Sc)} : {i32}")
+
+    def chunk(x, width, off):
+        z = const_i32(0)
+        return e.op("x", f"xla.dynamic_slice {x}[{z}, {off}, {z}], sizes = [{b}, {Sc}, {width}] : "
+                         f"({e.t([b, S, width])}, {i32}, {i32}, {i32}) -> {e.t([b, Sc, width])}")
+
+    def put(buf, u, width, off):
+        z = const_i32(0)
+        return e.op("u", f"xla.dynamic_update_slice {buf}, {u}[{z}, {off}, {z}] : ({e.t([b, S, width])}, "
+                         f"{e.t([b, Sc, width])}, {i32}, {i32}, {i32}) -> {e.t([b, S, width])}")
+
+    def permute(x, shape, step):
+        pairs = ", ".join(f"[{k}, {(k + step) % tp}]" for k in range(tp))
+        return e.op("cp", f'xla.collective_permute {x}, pairs = [{pairs}] mesh_axes = @mesh["tensor"] : {e.t(shape)}')
+
+    def matmul_reduce_scatter(x, width, w, hint):
+        """x [b, S, width] @ w [width, D] summed over tensor, as a ring: step
+        i computes chunk (r + i + 1)'s partial product while the running sum
+        of the previous chunk goes one device down; after tp steps this
+        device holds its own chunk r, summed."""
+        acc = None
+        for i in range(tp):
+            recv = permute(acc, [b, Sc, D], -1) if i else None
+            part = e.einsum("bse,ed->bsd", chunk(x, width, chunk_offset(i + 1)), [b, Sc, width], w, [width, D],
+                            [b, Sc, D], hint)
+            acc = part if recv is None else e.binary("add", recv, part, [b, Sc, D], hint)
+        return acc
+
+    def all_gather_matmul(xr, consumers):
+        """All-gathers this device's chunk xr [b, Sc, D] over tensor as a
+        ring (the chunk in hand goes one device up while the consumers'
+        matmuls run on it); returns the gathered [b, S, D] and, per consumer
+        (weight, width), the gathered product [b, S, width]."""
+        bufs = [e.splat("0.0", [b, S, D])] + [e.splat("0.0", [b, S, wd]) for _, wd in consumers]
+        cur = xr
+        for i in range(tp):
+            nxt = permute(cur, [b, Sc, D], 1) if i + 1 < tp else None
+            off = chunk_offset(-i)
+            bufs[0] = put(bufs[0], cur, D, off)
+            for j, (w, wd) in enumerate(consumers):
+                prod = e.einsum("bsd,de->bse", cur, [b, Sc, D], w, [D, wd], [b, Sc, wd], "p")
+                bufs[j + 1] = put(bufs[j + 1], prod, wd, off)
+            cur = nxt
+        return bufs
+
+    def forward(x, g, x1=None, recompute=False):
+        # x: the layer input, or ("split", chunk) when the previous layer
+        # left it split over tensor (collective matmul).
+        xr = None
+        if isinstance(x, tuple):
+            xr = x[1]
+            x, q, k, v = all_gather_matmul(xr, [(g["wq"], A), (g["wk"], KV), (g["wv"], KV)])
+        else:
+            q = e.einsum("bsd,de->bse", x, xs, g["wq"], [D, A], [b, S, A], "q")
         # The 1/sqrt(head_dim) scaling is applied to the queries (as MaxText
         # and T5X do), not to the much larger score matrix.
-        q = e.einsum("bsd,de->bse", x, xs, g["wq"], [D, A], [b, S, A], "q")
         q = e.reshape(e.binary("mul", q, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", [b, S, A]), [b, S, A], "q"),
                       [b, S, A], hs)
-        if mqa:
+        if xr is not None:
+            if not mqa:
+                k, v = e.reshape(k, [b, S, A], hs), e.reshape(v, [b, S, A], hs)
+        elif mqa:
             k = e.einsum("bsd,de->bse", x, xs, g["wk"], [D, Dh], kvs, "k")
             v = e.einsum("bsd,de->bse", x, xs, g["wv"], [D, Dh], kvs, "v")
-            s = e.einsum("bqhd,bkd->bhqk", q, hs, k, kvs, ps, "sc")
         else:
             k = e.reshape(e.einsum("bsd,de->bse", x, xs, g["wk"], [D, A], [b, S, A], "k"), [b, S, A], hs)
             v = e.reshape(e.einsum("bsd,de->bse", x, xs, g["wv"], [D, A], [b, S, A], "v"), [b, S, A], hs)
-            s = e.einsum("bqhd,bkhd->bhqk", q, hs, k, hs, ps, "sc")
-        p = e.op("p", f"xla.softmax {s}, dim = 3 : {e.t(ps)}")
-        c4 = e.einsum("bhqk,bkd->bqhd" if mqa else "bhqk,bkhd->bqhd", p, ps, v, kvs, hs, "ctx")
+        if a.flash_attention:
+            p = None
+            c4, lse = flash_forward(q, k, v)
+        else:
+            lse = None
+            s = e.einsum(sc_q, q, hs, k, kvs, ps, "sc")
+            p = e.op("p", f"xla.softmax {s}, dim = 3 : {e.t(ps)}")
+            c4 = e.einsum(sc_k, p, ps, v, kvs, hs, "ctx")
         c = e.reshape(c4, hs, [b, S, A])
         # Partial recompute passes the saved x1: the output projection and
         # its all-reduce are not repeated.
         recomputing = x1 is not None
-        if not recomputing:
-            o = e.einsum("bse,ed->bsd", c, [b, S, A], g["wo"], [A, D], xs, "o")
-            if tp > 1:
-                o = e.all_reduce(o, xs, TENSOR)
-            x1 = e.binary("add", x, o, xs, "x")
-        h0 = e.einsum("bsd,df->bsf", x1, xs, g["w1"], [D, f], fsz, "h")
+        x1r = None
+        if not recomputing and cm:
+            # The residual stream stays split: x1's chunk is x's chunk plus
+            # the reduce-scattered output projection.
+            o = matmul_reduce_scatter(c, A, g["wo"], "o")
+            x1r = e.binary("add", xr if xr is not None else chunk(x, D, chunk_offset(0)), o, [b, Sc, D], "x")
+            mlp_in = [(g["w1"], f)] + ([(g["w1g"], f)] if a.gated else [])
+            x1, h0, *rest = all_gather_matmul(x1r, mlp_in)
+        else:
+            if not recomputing:
+                o = e.einsum("bse,ed->bsd", c, [b, S, A], g["wo"], [A, D], xs, "o")
+                if tp > 1:
+                    o = e.all_reduce(o, xs, TENSOR)
+                x1 = e.binary("add", x, o, xs, "x")
+            h0 = e.einsum("bsd,df->bsf", x1, xs, g["w1"], [D, f], fsz, "h")
         if a.gated:
             sg = e.unary("sigmoid", h0, fsz)
             act = e.binary("mul", h0, sg, fsz)
-            gate = e.einsum("bsd,df->bsf", x1, xs, g["w1g"], [D, f], fsz, "g")
+            gate = rest[0] if x1r is not None else e.einsum("bsd,df->bsf", x1, xs, g["w1g"], [D, f], fsz, "g")
             hh = e.binary("mul", act, gate, fsz)
         else:
             sg = act = gate = None
             hh = e.unary("gelu", h0, fsz)
+        # A recomputed forward stops before w2: the backward needs hh, not
+        # the layer's output (JAX's remat recomputes only what the backward
+        # reads; XLA removes the rest).
         y = None
-        if not recomputing:
+        if not recomputing and not recompute and x1r is not None:
+            y = ("split", e.binary("add", x1r, matmul_reduce_scatter(hh, f, g["w2"], "m"), [b, Sc, D], "y"))
+        elif not recomputing and not recompute:
             m = e.einsum("bsf,fd->bsd", hh, fsz, g["w2"], [f, D], xs, "m")
             if tp > 1:
                 m = e.all_reduce(m, xs, TENSOR)
             y = e.binary("add", x1, m, xs, "y")
-        return y, dict(x=x, q=q, k=k, v=v, p=p, c=c, x1=x1, h0=h0, sg=sg, act=act, gate=gate, hh=hh)
+        return y, dict(x=x, q=q, k=k, v=v, p=p, lse=lse, c4=c4, c=c, x1=x1, h0=h0, sg=sg, act=act, gate=gate,
+                       hh=hh)
 
     def reduce_grad(dw, n):
         local, full, dim = W[n]
@@ -243,23 +391,43 @@ def main():
         dx1 = e.binary("add", dy, dxm, xs, "dx")
         gr["wo"] = reduce_grad(e.einsum("bse,bsd->ed", sv["c"], [b, S, A], dx1, xs, [A, D], "dw"), "wo")
         dc = e.reshape(e.einsum("bsd,ed->bse", dx1, xs, g["wo"], [A, D], [b, S, A], "dc"), [b, S, A], hs)
-        if mqa:
-            dp = e.einsum("bqhd,bkd->bhqk", dc, hs, sv["v"], kvs, ps, "dp")
-            dv = e.einsum("bhqk,bqhd->bkd", sv["p"], ps, dc, hs, kvs, "dv")
+        dp_eq, dv_eq, dk_eq = (("bqhd,bkd->bhqk", "bhqk,bqhd->bkd", "bhqk,bqhd->bkd") if mqa else
+                               ("bqhd,bkhd->bhqk", "bhqk,bqhd->bkhd", "bhqk,bqhd->bkhd"))
+        if a.flash_attention:
+            # The flash backward: di = rowsum(do * o) outside the kernels,
+            # then a dq kernel and a dk/dv kernel, each recomputing p.
+            di = e.reduce("sum", e.binary("mul", dc, sv["c4"], hs), hs, [3], [b, S, h])
+            di = e.op("t", f"xla.transpose {di}, permutation = [0, 2, 1] : ({e.t([b, S, h])}) -> {e.t(lse_shape)}")
+
+            def grad_scores(p):
+                dp = e.einsum(dp_eq, dc, hs, sv["v"], kvs, ps, "dp")
+                return e.binary("mul", p, e.binary("sub", dp, e.bcast(di, lse_shape, [0, 1, 2], ps), ps), ps, "ds")
+
+            def dq_body():
+                ds = grad_scores(probabilities(sv["q"], sv["k"], sv["lse"]))
+                return [e.einsum(sc_k, ds, ps, sv["k"], kvs, hs, "dq")]
+
+            def dkv_body():
+                p = probabilities(sv["q"], sv["k"], sv["lse"])
+                dv = e.einsum(dv_eq, p, ps, dc, hs, kvs, "dv")
+                return [e.einsum(dk_eq, grad_scores(p), ps, sv["q"], hs, kvs, "dk"), dv]
+            dq4 = e.kernel("flash_attention_dq", dq_body, [hs])[0]
+            dk, dv = e.kernel("flash_attention_dkv", dkv_body, [kvs, kvs])
         else:
-            dp = e.einsum("bqhd,bkhd->bhqk", dc, hs, sv["v"], hs, ps, "dp")
-            dv = e.einsum("bhqk,bqhd->bkhd", sv["p"], ps, dc, hs, hs, "dv")
-        pdp = e.binary("mul", sv["p"], dp, ps)
-        r = e.op("s", f"xla.reduce sum {pdp}, dims = [3] : ({e.t(ps)}) -> {e.t([b, h, S])}")
-        rb = e.op("b", f"xla.broadcast_in_dim {r}, dims = [0, 1, 2] : ({e.t([b, h, S])}) -> {e.t(ps)}")
-        ds = e.binary("mul", sv["p"], e.binary("sub", dp, rb, ps), ps, "ds")
+            dp = e.einsum(dp_eq, dc, hs, sv["v"], kvs, ps, "dp")
+            dv = e.einsum(dv_eq, sv["p"], ps, dc, hs, kvs, "dv")
+            pdp = e.binary("mul", sv["p"], dp, ps)
+            r = e.op("s", f"xla.reduce sum {pdp}, dims = [3] : ({e.t(ps)}) -> {e.t([b, h, S])}")
+            rb = e.op("b", f"xla.broadcast_in_dim {r}, dims = [0, 1, 2] : ({e.t([b, h, S])}) -> {e.t(ps)}")
+            ds = e.binary("mul", sv["p"], e.binary("sub", dp, rb, ps), ps, "ds")
+            dq4 = e.einsum(sc_k, ds, ps, sv["k"], kvs, hs, "dq")
         # q was scaled: dq picks up the scale, dk sees the scaled q.
-        dq = e.reshape(e.einsum("bhqk,bkd->bqhd" if mqa else "bhqk,bkhd->bqhd", ds, ps, sv["k"], kvs, hs, "dq"), hs, [b, S, A])
+        dq = e.reshape(dq4, hs, [b, S, A])
         dq = e.binary("mul", dq, e.splat(f"{1.0 / math.sqrt(Dh):.6e}", [b, S, A]), [b, S, A], "dq")
-        if mqa:
-            dk = e.einsum("bhqk,bqhd->bkd", ds, ps, sv["q"], hs, kvs, "dk")
-        else:
-            dk = e.reshape(e.einsum("bhqk,bqhd->bkhd", ds, ps, sv["q"], hs, hs, "dk"), hs, [b, S, A])
+        if not a.flash_attention:
+            dk = e.einsum(dk_eq, ds, ps, sv["q"], hs, kvs, "dk")
+        if not mqa:
+            dk = e.reshape(dk, hs, [b, S, A])
             dv = e.reshape(dv, hs, [b, S, A])
         back = None
         for n, d in (("wq", dq), ("wk", dk), ("wv", dv)):
@@ -291,7 +459,7 @@ def main():
             again[l - 1] = gather(l - 1)
         sv = saved[l]
         if a.remat == "full":
-            _, sv = forward(sv["x"], again[l])
+            _, sv = forward(sv["x"], again[l], recompute=True)
         elif a.remat == "partial":
             _, sv = forward(sv["x"], again[l], x1=sv["x1"])
         dy, grads[l] = backward(dy, again[l], sv)

@@ -132,11 +132,11 @@ def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
 
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
                devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
-               full_depth=False):
+               full_depth=False, count_attention=True):
     # full_depth: simulate all `depth` layers (when the step is not linear in
     # the layer count, e.g. every layer's DCN all-reduce queued at the end).
-    # The memory limit is waived: the model keeps every layer's attention
-    # scores (no flash attention), which the real runs do not hold.
+    # The memory limit is waived: the memory analysis keeps every value, a
+    # kernel's scores too (memory follows program order, section 13).
     times = []
     for layers in ((depth,) if full_depth else (1, 2)):
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
@@ -147,16 +147,18 @@ def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip
             flags.append("--ignore-memory-limit")
         out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
         times.append(step_time(out))
+    # Model FLOPs as the measurement counts them: 6 N per token for the
+    # layers' N parameters and the attention's 12 x seq x width per token and
+    # layer, unless the source leaves it out.
+    flops = depth * (6 * layer_params * tokens + (12 * seq * attn_width * tokens if count_attention else 0)) / devices
     if full_depth:
         step = times[0]
         rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
-                         predicted=depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens)
-                         / devices / (step * PEAK[chip]) * 100,
+                         predicted=flops / (step * PEAK[chip]) * 100,
                          note=note + f"; {depth} layers simulated; step {step:.3f} s"))
         return
     layer = times[1] - times[0]
     step = times[0] + (depth - 1) * layer
-    flops = depth * (6 * layer_params * tokens + 12 * seq * attn_width * tokens) / devices
     mfu = flops / (step * PEAK[chip]) * 100
     once = times[0] - layer
     rows.append(dict(case=name, source=source, metric="MFU (%)", measured=measured_mfu,
@@ -189,15 +191,14 @@ def maxtext_shape(scale, emb=2048, heads=16, mlp=7168, layers=16, head_dim=128):
 MAXTEXT_REMAT = {"minimal": "none", "minimal_offloaded": "none", "full": "full"}
 
 # What the model leaves out, per kind of row (docs/simulator.md 12).
-FORWARD_TENSOR_AR = (
-    "not modelled: the forward's and the recomputed forward's tensor all-reduces (4 per layer, 1.07 GB each at "
-    "512B: 12.6 ms, ~12% of the layer) stay on the critical path; the script's XLA flags "
-    "(xla_tpu_enable_async_collective_fusion*) overlap them with the matmuls (collective matmul)")
-V5E_HBM_ATTENTION = ("not modelled: flash attention (the scores go through HBM, ~15% of a v5e layer) and any "
-                     "slice-count effect beyond the gradients' DCN all-reduce (hidden under the backward)")
+V5E_SLICES = ("not modelled: any slice-count effect beyond the gradients' DCN all-reduce (hidden under the "
+              "backward): the measured MFU falls with the slice count (DCN congestion, stragglers)")
 V5E_128B = ("not modelled: the host offload of remat minimal_offloaded (PCIe copies, shared with the DCN traffic) and "
             "DCN congestion or stragglers: the ~1 GB per chip of gradient all-reduce hides under a ~14 s step, so the "
             "prediction is flat while the measurement falls from 56% to 46% over 32 slices")
+V4_52B = ("over-predicted: the step the model builds (full remat without the recompute of w2, which the backward "
+          "does not read; the TPU7x matmul efficiency curve) is faster than the 2023 run; not modelled: that run's "
+          "XLA (only the all-gathers made async by the script's flags), v4's own matmul efficiency")
 V4_52B_SLICES = ("the model predicts no loss from 1 to 2 slices; the older README's drop is not a stable property: "
                  "configs/v4/README.md reports 56.0% -> 58.9% for 1 -> 2 slices, higher 'because of choices made by "
                  "the compiler'")
@@ -206,13 +207,26 @@ V4_52B_SLICES = ("the model predicts no loss from 1 to 2 slices; the older READM
 V5P_SHAPE = {64: "4x4x4", 128: "4x4x8", 256: "4x8x8", 512: "8x8x8", 1024: "8x8x16", 2048: "8x16x16"}
 
 
+# What the run scripts enable (MODEL.flash, MODEL.collective_matmul: on
+# unless validate.py is told otherwise): attention='flash' (the Pallas
+# splash kernels) and the XLA flags of async collective fusion
+# (xla_tpu_enable_async_collective_fusion, _fuse_all_gather,
+# _multiple_steps: collective matmul), set by every v5p and v5e script;
+# the 2023 v4 scripts set neither (their base.yml has no attention option).
+MODEL = argparse.Namespace(flash=True, collective_matmul=True)
+
+
 def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
-                 per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note=""):
+                 per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note="",
+                 flash=True, collective_matmul=True, seq=2048, count_attention=True):
     """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
     ici_fsdp_parallelism=-1 fills), data parallel over `slices` slices,
     per_device_batch_size sequences of 2048 per chip. `config` names the
-    public run script the shapes come from."""
-    S = 2048
+    public run script the shapes come from; `flash` and `collective_matmul`
+    say whether it enables flash attention and XLA's async collective
+    fusion. `seq` is max_target_length; `count_attention` follows how the
+    source counts model FLOPs."""
+    S = seq
     D, H, Dh, F, L = model["d"], model["heads"], model["head_dim"], model["ffn"], model["layers"]
     A = H * Dh
     gen = ["--batch", str(per_device_batch * tensor), "--seq", str(S), "--d-model", str(D),
@@ -220,15 +234,21 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
            "--tensor", str(tensor), "--remat", MAXTEXT_REMAT[remat]] + (["--gated"] if gated else [])
     if slices > 1:
         gen += ["--dcn", str(slices)]
+    flash = flash and MODEL.flash
+    collective_matmul = collective_matmul and MODEL.collective_matmul and tensor > 1
+    gen += (["--flash-attention"] if flash else []) + (["--collective-matmul"] if collective_matmul else [])
     gen += list(extra)
     layer_params = 4 * D * A + (3 if gated else 2) * D * F
     parallel = f"fsdp {chips // tensor}" + (f" x tensor {tensor}" if tensor > 1 else "")
     desc = (f"{config}: d {D}, {H} heads x {Dh}, {'gated ' if gated else ''}MLP {F}, {L} layers, "
             f"{per_device_batch} seq/chip, {parallel}, remat {remat}"
-            + (f", data {slices} over DCN" if slices > 1 else ""))
+            + (f", data {slices} over DCN" if slices > 1 else "")
+            + (", flash attention" if flash else "") + (", collective matmul" if collective_matmul else "")
+            + (f", seq {S}" if S != 2048 else "")
+            + ("" if count_attention else ", MFU of 6 x parameters (no attention term)"))
     layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
                per_device_batch * chips * slices * S, layer_params, A, S, measured,
-               desc + (f"; {note}" if note else ""), L, full_depth=full_depth)
+               desc + (f"; {note}" if note else ""), L, full_depth=full_depth, count_attention=count_attention)
 
 
 NO_V2 = ("no TPU v2 preset: neither the notes nor the Google Cloud pages searched give v2 chip figures (peak, HBM, "
@@ -322,15 +342,20 @@ PEAK_V3 = 1.23e14  # GC-v3 (notes 1.1), per chip
 # Rows outside 15%, and a measured value that differs from the notes': why.
 GSPMD_NOTES = {
     "DenseLm128B32x32, v3-2048": (
-        "outside 15%: the model gives this row the per-layer time of DenseLm128B16x16 (same FLOPs per chip, 97 of "
-        "111 ms compute; the pod's wrapped rings carry the doubled tensor all-reduce bytes in the time of 16x16's "
+        "outside 15%: the model gives this row the per-layer time of DenseLm128B16x16 (same FLOPs per chip, "
+        "101.7 vs 99.9 ms; the pod's wrapped rings carry the doubled tensor all-reduce bytes in the time of 16x16's "
         "lines), while the measured MFU falls from 47.2% to 40.7%. Not modelled, candidates: collectives on the pod "
         "run as one-directional rings (lingvo orders the pod's devices plainly; twice the time of the 6 tensor "
-        "all-reduces per layer, +19 ms if all exposed, would give ~41%), and per-TensorCore matmuls half as wide (2 heads, MLP 1024 per core)"),
+        "all-reduces per layer, +19 ms if all exposed), and per-TensorCore matmuls half as wide (2 heads, MLP 1024 "
+        "per core)"),
+    "DenseLm175B32x32, v3-2048": (
+        "outside 15% since the recompute stops before w2 (+2.7% with the dead w2 recomputed): the same pod as "
+        "DenseLm128B32x32, with the same candidates (one-directional rings on the pod, per-TensorCore matmuls "
+        "half as wide), not modelled"),
     "DenseLm1T16x16, v3-512": (
-        "outside 15% (slower than measured): 512 tokens per data shard make the step weight-traffic bound; the "
+        "slower than measured: 512 tokens per data shard make the step weight-traffic bound; the "
         "generator all-gathers each layer's 1.07 GB of weights over the 16-chip batch line in the forward and "
-        "again in the backward and reduce-scatters their gradients (37 of the 54 ms per layer, compute 25 ms), "
+        "again in the backward and reduce-scatters their gradients (most of the 52 ms per layer), "
         "while the measured 45.7 ms per layer needs less weight traffic: XLA's partitioner may move the 64x smaller "
         "activations instead, or keep the forward's gathered weights for the recompute (not modelled)"),
     "DenseLm12kWide41BAdam16x16, v3-512": (
@@ -364,7 +389,12 @@ def main():
     ap.add_argument("--xla-run", default=os.path.join(ROOT, "build", "bin", "xla-run"))
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "validation.csv"))
     ap.add_argument("--baseline", help="CSV of an earlier run: its predictions become the 'before' columns")
+    ap.add_argument("--no-flash-attention", action="store_true",
+                    help="attention through HBM in the MaxText rows (the scripts' flash kernels not modelled)")
+    ap.add_argument("--no-collective-matmul", action="store_true",
+                    help="the forward's tensor all-reduces as plain all-reduces in the MaxText rows")
     a = ap.parse_args()
+    MODEL.flash, MODEL.collective_matmul = not a.no_flash_attention, not a.no_collective_matmul
     rows = []
     with tempfile.TemporaryDirectory() as workdir:
         all_gather_case(a.xla_run, workdir, rows, 2048, 8192, 680.0,
@@ -412,8 +442,7 @@ def main():
                 ("MaxText 1024B v5p-2048", 64.05, 1024, m1024, 2, "full", "1024b"),
                 ("MaxText 1024B v5p-4096", 64.80, 2048, m1024, 2, "full", "1024b")):
             maxtext_case(a.xla_run, workdir, rows, name, v5p_src, measured, "v5p", V5P_SHAPE[chips], chips, 1,
-                         model, batch, 4 if model is m64 else 8, remat, f"configs/v5p/{script}.sh",
-                         note=FORWARD_TENSOR_AR if remat == "full" else "")
+                         model, batch, 4 if model is m64 else 8, remat, f"configs/v5p/{script}.sh")
 
         # v5e-256 slices, data parallel over N slices (configs/v5e/*.sh).
         m16 = maxtext_shape(16)
@@ -427,7 +456,7 @@ def main():
                         else f"MaxText {size}, {slices}x v5e-256")
                 maxtext_case(a.xla_run, workdir, rows, name, v5e_src, measured, "v5e", "16x16", 256, slices, model,
                              batch, tensor, remat, f"configs/v5e/{size.lower()}.sh",
-                             note=V5E_128B if size == "128B" else V5E_HBM_ATTENTION if tensor == 1 else "")
+                             note=V5E_128B if size == "128B" else V5E_SLICES)
         for slices, measured in ((2, 59.37), (32, 54.65)):
             maxtext_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
                          v5e_src, measured, "v5e", "16x16", 256, slices, m16, 6, 1, "full", "configs/v5e/16b.sh",
@@ -438,7 +467,11 @@ def main():
         # `scale` multiplied the 2023 base.yml's dims). The widths and depths
         # are those of today's configs/v4/22b.sh and 52b.sh; head_dim 256 and
         # a plain (ungated) MLP are what make the named 22B and 52B (today's
-        # head_dim 128 with a gated MLP would give 25B and 64B).
+        # head_dim 128 with a gated MLP would give 25B and 64B), as the 2023
+        # base.yml (246f0f9) has them: head_dim 256, mlp_activations relu,
+        # max_target_length 1024. Its train.py counts per_device_tflops = 6 x
+        # parameters x max_target_length x batch: no attention term (and the
+        # embedding, about 1% here, which the simulated step leaves out).
         m22 = dict(d=6144, heads=24, head_dim=256, ffn=24576, layers=48)
         m52 = dict(d=12288, heads=32, head_dim=256, ffn=49152, layers=32)
         for name, measured, shape, chips, slices, model, batch, script in (
@@ -448,8 +481,9 @@ def main():
                 ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384"),
                 ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
             maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
-                         "full", f"configs/{script}.sh", gated=False,
-                         note=V4_52B_SLICES if model is m52 and slices > 1 else "")
+                         "full", f"configs/{script}.sh", gated=False, flash=False, collective_matmul=False,
+                         seq=1024, count_attention=False,
+                         note=(V4_52B + "; " + V4_52B_SLICES if slices > 1 else V4_52B) if model is m52 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
         # a pod, 2-way data parallel over DCN; d 18432, 48 heads x 256,

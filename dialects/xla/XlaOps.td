@@ -97,12 +97,31 @@ def Xla_TraceOp : Xla_Op<"trace",
     the name follows the ops, and the collectives the partitioner creates
     for them, into the partitioned program, as XLA's op metadata carries
     torch_xla's annotations into HLO.
+
+    With `kernel`, the body is one hand-written kernel (a Pallas kernel such
+    as flash attention, a custom call): the values made and used only inside
+    it stay in VMEM, so the simulator charges HBM traffic for the values the
+    body reads from outside (once each) and for its results only, and each
+    op of the body its compute time (docs/simulator.md 3). A kernel holds no
+    collectives, control flow or other kernels. The numerics are those of
+    the body. The SPMD pipeline inlines a kernel like any trace (the
+    partitioner may put collectives between its ops): the claim holds for
+    programs that are already per-device.
+
+    ```mlir
+    %o = xla.trace "flash_attention" kernel {
+      %s = xla.einsum "bqhd,bkhd->bhqk" %q, %k : (...) -> tensor<1x2x64x64xbf16>
+      %p = xla.softmax %s, dim = 3 : tensor<1x2x64x64xbf16>
+      %c = xla.einsum "bhqk,bkhd->bqhd" %p, %v : (...) -> tensor<1x64x2x16xbf16>
+      xla.yield %c : tensor<1x64x2x16xbf16>
+    } : tensor<1x64x2x16xbf16>
+    ```
   }];
-  let arguments = (ins StrAttr:$name);
+  let arguments = (ins StrAttr:$name, UnitAttr:$kernel);
   let results = (outs Variadic<Xla_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $name attr-dict-with-keyword $body (`:` type($results)^)?
+    $name (`kernel` $kernel^)? attr-dict-with-keyword $body (`:` type($results)^)?
   }];
   let hasVerifier = 1;
 }

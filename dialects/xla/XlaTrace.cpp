@@ -19,7 +19,24 @@ LogicalResult TraceOp::verify() {
                          << yield.getValues().getTypes() << " but has "
                          << getNumResults() << " result(s) of types "
                          << getResultTypes();
-  return success();
+  if (!getKernel())
+    return success();
+  // A kernel runs on one chip without leaving it: no communication, no
+  // control flow, no kernel inside.
+  WalkResult walk = getBody().walk([&](Operation *op) -> WalkResult {
+    auto nested = dyn_cast<TraceOp>(op);
+    if (isa<CollectiveOpInterface, WhileOp, CaseOp, ManualComputationOp>(op) ||
+        (nested && nested.getKernel())) {
+      InFlightDiagnostic diag = emitOpError("kernel '")
+                                << getName() << "' holds '" << op->getName()
+                                << "'; a kernel holds no collectives, control "
+                                   "flow or other kernels";
+      diag.attachNote(op->getLoc()) << "here";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }
 
 Location addTraceScope(Location loc, StringRef name) {

@@ -175,9 +175,17 @@ FunctionCompiler::compileBlock(Block &block,
     if (auto trace = dyn_cast<xla::TraceOp>(op)) {
       regionScopes.push_back(trace.getName().str());
       Block &traceBody = trace.getBody().front();
+      size_t first = program.instructions.size();
       if (failed(compileBlock(traceBody, regionScopes)))
         return failure();
       regionScopes.pop_back();
+      // The verifier keeps kernels flat: every instruction compiled from
+      // the body belongs to this kernel.
+      if (trace.getKernel()) {
+        for (size_t i = first; i < program.instructions.size(); ++i)
+          program.instructions[i].kernelIndex = program.numKernels;
+        ++program.numKernels;
+      }
       auto yield = cast<xla::YieldOp>(traceBody.getTerminator());
       for (auto [result, value] :
            llvm::zip(trace.getResults(), yield.getValues()))

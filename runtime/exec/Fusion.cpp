@@ -2,6 +2,8 @@
 
 #include "runtime/exec/Fusion.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace xspmd::runtime {
 
 static double slotBytes(const Program &program, int32_t slot) {
@@ -70,6 +72,22 @@ void computeFusedBytes(Program &program) {
     fusedAway[s] = llvm::none_of(consumer.results,
                                  [&](int32_t r) { return fusedAway[root[r]]; });
   }
+  // A kernel (`xla.trace ... kernel`, a hand-written kernel such as flash
+  // attention) keeps in VMEM every value it makes and reads only itself.
+  auto kernelOf = [&](int32_t inst) {
+    return insts[inst].kind == InstructionKind::View ? -1
+                                                     : insts[inst].kernelIndex;
+  };
+  for (int32_t s = 0; s < program.numSlots; ++s) {
+    int32_t p = producer[s];
+    if (p < 0 || root[s] != s || kernelOf(p) < 0 || returned[s] ||
+        readers[s].empty())
+      continue;
+    if (llvm::all_of(readers[s], [&](int32_t reader) {
+          return kernelOf(reader) == kernelOf(p);
+        }))
+      fusedAway[s] = true;
+  }
   // A softmax is reductions (max, sum) and an elementwise normalization,
   // exp(x - max) / sum: when every reader takes fused producers, XLA fuses
   // the normalization into them and the probabilities are not written; the
@@ -79,15 +97,30 @@ void computeFusedBytes(Program &program) {
     if (inst.kind != InstructionKind::Compute || inst.opName != "xla.softmax")
       continue;
     int32_t s = root[inst.results.front()];
-    normalizedInReaders[s] = !returned[s] && !readers[s].empty() &&
+    normalizedInReaders[s] = !fusedAway[s] && !returned[s] &&
+                             !readers[s].empty() &&
                              llvm::all_of(readers[s], [&](int32_t reader) {
                                return roleOf(reader) != FusionRole::None;
                              });
   }
+  // Inside a kernel, a value the kernel made is on chip (written only for
+  // readers outside it), and a value from outside is read once: its first
+  // reader in the kernel pays.
+  llvm::DenseSet<std::pair<int32_t, int32_t>> readByKernel;
   for (Instruction &inst : insts) {
     if (inst.kind != InstructionKind::Compute)
       continue;
     double saved = 0;
+    if (inst.kernelIndex >= 0)
+      for (int32_t s : inst.operands) {
+        int32_t r = root[s];
+        if (fusedAway[r])
+          continue; // saved below
+        bool madeHere =
+            producer[r] >= 0 && kernelOf(producer[r]) == inst.kernelIndex;
+        if (madeHere || !readByKernel.insert({inst.kernelIndex, r}).second)
+          saved += slotBytes(program, s);
+      }
     for (int32_t r : inst.results)
       if (normalizedInReaders[root[r]])
         saved += slotBytes(program, r);

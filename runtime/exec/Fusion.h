@@ -22,14 +22,19 @@
 //                   when every reader of the probabilities takes fused
 //                   producers, they are not written (the readers read the
 //                   softmax's operand instead, as many bytes).
+//   kernel          the body of an `xla.trace ... kernel` (a hand-written
+//                   kernel such as Pallas flash attention) keeps on chip
+//                   every value it makes and reads only itself; its ops
+//                   read a value the kernel made from VMEM and a value from
+//                   outside once (the first reader pays).
 //
 // Data movement (transpose, slice, ...) and collectives never fuse, and no
-// fusion keeps a reduction's input on chip for a later op (no flash
-// attention: attention scores go through HBM). FLOPs do not change; Instruction::fusedBytes is
+// XLA fusion keeps a reduction's input on chip for a later op: attention
+// scores go through HBM unless a kernel holds them. FLOPs do not change; Instruction::fusedBytes is
 // Instruction::work.bytes minus the traffic fusion removes; a fused
 // producer's own operands are charged once even when several consumers take
 // it. Memory liveness keeps every value (conservative). `--no-fusion` turns
-// all of it off.
+// all of it off (kernels too: every op through HBM).
 //
 //===----------------------------------------------------------------------===//
 

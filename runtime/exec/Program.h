@@ -123,6 +123,10 @@ struct Instruction {
   std::string opName, location;
   /// Innermost xla.trace scope (Program::scopes), or -1.
   int32_t scope = -1;
+  /// The `xla.trace ... kernel` holding this instruction (numbered in
+  /// program order), or -1: values made and read only inside one kernel
+  /// stay on chip (runtime/exec/Fusion.h).
+  int32_t kernelIndex = -1;
 };
 
 /// A named region of the program (`xla.trace`), nested in `parent`.
@@ -149,6 +153,8 @@ struct Program {
   std::vector<std::string> slotOrigins;
   /// The xla.trace scopes of the program, parents before children.
   std::vector<TraceScope> scopes;
+  /// How many `xla.trace ... kernel` bodies the program holds.
+  int32_t numKernels = 0;
   /// Per argument: the result it is donated to (`xla.aliases`), or -1.
   std::vector<int32_t> argAliases;
   /// Size of the function as MLIR bytecode (the "compiled program size").

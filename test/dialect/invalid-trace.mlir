@@ -58,3 +58,45 @@ func.func @missing_terminator(%x: tensor<4xf32>) {
   }) : () -> ()
   return
 }
+
+// -----
+
+xla.mesh @mesh = <["x"=2]>
+func.func @kernel_collective(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xla.trace' op kernel 'attn' holds 'xla.all_reduce'; a kernel holds no collectives, control flow or other kernels}}
+  %r = xla.trace "attn" kernel {
+    // expected-note @+1 {{here}}
+    %s = xla.all_reduce sum %x mesh_axes = @mesh["x"] : tensor<4xf32>
+    xla.yield %s : tensor<4xf32>
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_in_kernel(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xla.trace' op kernel 'outer' holds 'xla.trace'; a kernel holds no collectives, control flow or other kernels}}
+  %r = xla.trace "outer" kernel {
+    // expected-note @+1 {{here}}
+    %i = xla.trace "inner" kernel {
+      %e = xla.exp %x : tensor<4xf32>
+      xla.yield %e : tensor<4xf32>
+    } : tensor<4xf32>
+    xla.yield %i : tensor<4xf32>
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_loop(%x: tensor<4xf32>, %i: tensor<i32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'xla.trace' op kernel 'k' holds 'xla.case'}}
+  %r = xla.trace "k" kernel {
+    // expected-note @+1 {{here}}
+    %c = xla.case %i : tensor<i32> -> tensor<4xf32> {
+      xla.yield %x : tensor<4xf32>
+    }
+    xla.yield %c : tensor<4xf32>
+  } : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -23,6 +23,24 @@ func.func @results(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>) -> (tensor<8x32x
   return %r#0, %r#1 : tensor<8x32xf32>, tensor<8x32xf32>
 }
 
+// A kernel (a hand-written kernel such as flash attention); a plain trace
+// may sit inside it.
+// CHECK-LABEL: func.func @kernel
+// CHECK: %[[K:.*]] = xla.trace "flash_attention" kernel {
+// CHECK:   xla.trace "scores" {
+// CHECK: } : tensor<8x8xf32>
+func.func @kernel(%q: tensor<8x16xf32>, %k: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %r = xla.trace "flash_attention" kernel {
+    %s = xla.trace "scores" {
+      %m = xla.matmul %q, %k : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+      xla.yield %m : tensor<8x8xf32>
+    } : tensor<8x8xf32>
+    %p = xla.softmax %s, dim = 1 : tensor<8x8xf32>
+    xla.yield %p : tensor<8x8xf32>
+  } : tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+
 // An empty body and no results: the yield is implicit.
 // CHECK-LABEL: func.func @empty
 // CHECK: xla.trace "marker" {
