@@ -123,7 +123,8 @@ double priceRuleChoice(Operation *op, const RuleChoice &choice,
     cost += mirrorExchangeCost(reverse, assignment.operands[0], mesh, costs);
   // Each exchange sends edges of the block the earlier ones extended (a
   // window along one split dimension, then along the next).
-  for (unsigned i : windowedOperands(op)) {
+  for (unsigned i : choice.windows.empty() ? SmallVector<unsigned>()
+                                           : windowedOperands(op)) {
     const ShardLayout &layout = assignment.operands[i];
     SmallVector<int64_t> block = layout.localShape(mesh);
     for (auto [dim, window] : choice.windows) {

@@ -40,7 +40,12 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   const MeshAxes &mesh = *found->second;
   if (std::optional<double> cost = maximalRecordCost(r, done, bytesOnly))
     return *cost;
-  if (record.carried < 0 && partition::decidesBeyondAssignment(record.op) &&
+  // Every op the partitioner plans (all but returns, marks and the identity
+  // records of loops, cases and manual computations) is priced by its own
+  // decision, partition::planOp: a factor assignment re-derived here would
+  // drift from the partitioner's candidates and their order.
+  if (record.carried < 0 && record.op->getNumOperands() > 0 &&
+      !isa<func::ReturnOp, MarkShardingOp>(record.op) &&
       numTensors == static_cast<int32_t>(record.op->getNumOperands() +
                                          record.op->getNumResults()))
     if (std::optional<double> cost = opPlanCost(r, meshRef, done, bytesOnly))
