@@ -183,6 +183,7 @@ void FunctionPropagation::explain(raw_ostream &os) {
   // plan and what the partitioner emits compare op by op.
   llvm::MapVector<std::string, double, std::map<std::string, unsigned>> planned;
   ReshardsDone done;
+  localLayouts.clear();
   for (int32_t r = 0, e = records.size(); r < e; ++r)
     if (double bytes = recordCost(r, &done, /*bytesOnly=*/true); bytes > 0)
       planned[describeOp(records[r].op)] += bytes;

@@ -104,6 +104,12 @@ public:
   /// Prices reshards with `price` (the partitioner's planner); cost() needs
   /// it.
   void setPrice(ReshardPrice p) { price = std::move(p); }
+  /// Names the layout an operand is resharded to, for reuse across ops
+  /// (default: the sharding's axes).
+  void setKey(
+      std::function<std::string(const AxisSharding &, const ValueState &)> k) {
+    layoutKey = std::move(k);
+  }
 
   /// Target sharding of tensor `k` when factors carry `factorAxes`.
   AxisSharding target(int32_t k, ArrayRef<AxisList> factorAxes) const {
@@ -229,7 +235,9 @@ private:
         // The partitioner reshards a value to a layout once and reuses it
         // (an FSDP weight gathered for the forward serves the backward).
         if (done && !(have == want) &&
-            !done->insert({record.tensors[k], key(want)}).second)
+            !done->insert({record.tensors[k],
+                           layoutKey ? layoutKey(want, state) : key(want)})
+                 .second)
           continue;
         total += priceOf(have, want, state);
         continue;
@@ -272,6 +280,8 @@ private:
   FlatSymbolRefAttr meshRef;
   const MeshAxes &mesh;
   ReshardPrice price;
+  std::function<std::string(const AxisSharding &, const ValueState &)>
+      layoutKey;
 };
 
 } // namespace xspmd::prop::detail

@@ -175,7 +175,9 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   };
   Evaluator weighted(record, states, meshRef, mesh);
   weighted.setPrice([&](const AxisSharding &from, const AxisSharding &to,
-                        const ValueState &state) {
+                        const ValueState &state) -> std::optional<double> {
+    if (producedAs(meshRef, state, to))
+      return 0.0;
     return plannedCost(meshRef, from, to, state, /*bytesOnly=*/false);
   });
   SmallVector<AxisList> best;
@@ -199,12 +201,19 @@ double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
   Evaluator evaluator(record, states, meshRef, mesh);
   evaluator.setPrice([&](const AxisSharding &from, const AxisSharding &to,
                          const ValueState &state) -> std::optional<double> {
+    if (producedAs(meshRef, state, to))
+      return 0.0;
     std::optional<double> cost =
         plannedCost(meshRef, from, to, state, bytesOnly);
     // Planned bytes leave out what the partitioner cannot carry out.
     if (!cost && bytesOnly)
       return 0.0;
     return cost;
+  });
+  // Operand reshards are reused under the key opPlanCost gives the same
+  // layout (a value an op gathered and the function returns gathered).
+  evaluator.setKey([&](const AxisSharding &to, const ValueState &state) {
+    return reuseKey(meshRef, state, to);
   });
   return evaluator.cost(best, /*final=*/true, done) +
          mirrorCost(best, bytesOnly);
@@ -501,6 +510,11 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
     costs = {1.0, 1.0, 0.0};
   auto price = [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
                    const ShardLayout &from, const ShardLayout &to) {
+    // An operand its op left in layout `to` is used as it is.
+    if (settled && value && llvm::is_contained(op->getOperands(), value))
+      if (auto it = localLayouts.find(value);
+          it != localLayouts.end() && it->second == to)
+        return 0.0;
     // The partitioner reshards an operand to a layout once and reuses it.
     for (auto [k, operand] : llvm::enumerate(op->getOperands()))
       if (value && operand == value && done &&
@@ -515,8 +529,54 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
       bytes += step.bytesPerDevice;
     return bytes;
   };
-  return partition::priceOpPlan(op, plan, current, targets, planner.getMesh(),
-                                costs, price);
+  double cost = partition::priceOpPlan(op, plan, current, targets,
+                                       planner.getMesh(), costs, price);
+  // Where the partitioner leaves the results (FunctionPartitioner.cpp,
+  // partitionRuleOp).
+  if (settled)
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
+      switch (plan.kind) {
+      case partition::OpPlan::rule:
+        localLayouts[result] = plan.choice.assignment.results[i];
+        break;
+      case partition::OpPlan::twoStageReduce:
+        localLayouts[result] = plan.combined[i];
+        break;
+      default:
+        localLayouts.erase(result);
+        break;
+      }
+    }
+  return cost;
+}
+
+bool FunctionPropagation::producedAs(FlatSymbolRefAttr meshRef,
+                                     const ValueState &state,
+                                     const AxisSharding &to) const {
+  if (!settled || !state.value || !state.type)
+    return false;
+  auto it = localLayouts.find(state.value);
+  if (it == localLayouts.end())
+    return false;
+  std::optional<ShardLayout> layout =
+      toLayout(meshRef, to, state.type, state.partialKind);
+  return layout && *layout == it->second;
+}
+
+std::string FunctionPropagation::reuseKey(FlatSymbolRefAttr meshRef,
+                                          const ValueState &state,
+                                          const AxisSharding &to) const {
+  if (state.type)
+    if (std::optional<ShardLayout> layout =
+            toLayout(meshRef, to, state.type, state.partialKind))
+      return "layout " + layout->key();
+  std::string key = "axes";
+  for (const AxisList &dim : to.dims) {
+    for (StringAttr a : dim)
+      key += a.getValue().str() + ",";
+    key += ";";
+  }
+  return key;
 }
 
 std::optional<double> FunctionPropagation::plannedCost(
@@ -561,6 +621,7 @@ std::optional<double> FunctionPropagation::plannedCost(
 }
 
 double FunctionPropagation::planCost() const {
+  localLayouts.clear();
   double total = 0;
   ReshardsDone done;
   for (int32_t r = 0, e = records.size(); r < e; ++r)

@@ -242,6 +242,19 @@ private:
       refinements;
   /// The sub-axis cuts of the function's shardings per mesh, once settled.
   mutable llvm::DenseMap<mlir::Attribute, xla::SubAxisCuts> settledCuts;
+  /// The layout each op result is in where its op leaves it (the local
+  /// result of partition::planOp's choice), filled as recordCost visits
+  /// ops in order once settled: the partitioner hands that local value
+  /// unchanged to a user wanting exactly this layout (Partitioner::getAs).
+  mutable llvm::DenseMap<mlir::Value, xla::ShardLayout> localLayouts;
+  /// Whether `state`'s value is an op result its op leaves in the layout
+  /// `to` has (so a reshard to `to` moves nothing).
+  bool producedAs(mlir::FlatSymbolRefAttr mesh, const ValueState &state,
+                  const AxisSharding &to) const;
+  /// The key under which a reshard of `state` to `to` is reused, the one
+  /// opPlanCost uses for the same layout.
+  std::string reuseKey(mlir::FlatSymbolRefAttr mesh, const ValueState &state,
+                       const AxisSharding &to) const;
   /// Set when propagation and reshard placement are done: the shardings
   /// are those the partitioner will see.
   bool settled = false;
