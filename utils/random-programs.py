@@ -26,6 +26,7 @@ Usage:
   random-programs.py --seed 1 --count 50 -o sample.mlir
   random-programs.py --seed 1 --count 300 --split /tmp/progs
   random-programs.py --seed 1 --count 300 --measure --xla-opt build/bin/xla-opt
+  random-programs.py --seed 1 --count 300 --measure --propagate global-trials=0
 """
 
 import argparse
@@ -346,50 +347,45 @@ def module_text(programs, header):
             "\n".join(f for _, f in programs))
 
 
-EMITTED = re.compile(r"^emitted bytes of @(\S+):$")
-LINE = re.compile(r"^  (.*): (\d+) B per device$")
-COLLECTIVE = re.compile(r"^\s+(\w+) .* over (\S+) \((\w+)\): (\d+) B")
+SUMMARY = re.compile(r"^@\S+: \d+ collectives?, sends (\d+) B per device"
+                     r"(?: \(ici (\d+) B, dcn or mixed (\d+) B\))?")
 
 
 def measure(args, programs):
-    """Partitions each program alone and sums the bytes it emits."""
+    """Partitions each program alone (--xla-spmd-pipeline, after
+    --xla-propagate-sharding=OPTIONS when given) and sums the bytes per
+    device its collectives send, and those bytes weighted (DCN times
+    --dcn-weight)."""
     total = weighted = 0
     with tempfile.TemporaryDirectory() as tmp:
         for i, (mesh, func) in enumerate(programs):
             path = os.path.join(tmp, f"p{i}.mlir")
             with open(path, "w") as f:
                 f.write(module_text([(mesh, func)], ""))
-            run = subprocess.run(
-                [args.xla_opt, path, "--xla-partition=report-bytes=true",
-                 "-o", "/dev/null"] + args.extra, capture_output=True,
-                text=True)
+            cmd = [args.xla_opt, path]
+            if args.propagate is not None:
+                cmd.append(f"--xla-propagate-sharding={args.propagate}")
+            cmd += ["--xla-spmd-pipeline=lower=false",
+                    "--xla-report-collectives", "-o", "/dev/null"]
+            run = subprocess.run(cmd, capture_output=True, text=True)
             if run.returncode != 0:
                 print(f"p{i}: xla-opt failed:\n{run.stderr}")
                 continue
-            plain = sum(int(m.group(2)) for m in
-                        map(LINE.match, run.stdout.splitlines()) if m)
-            # Weighted: what propagation minimises, DCN bytes times the
-            # weight (the report of collectives says the link class).
-            rep = subprocess.run(
-                [args.xla_opt, path, "--xla-spmd-pipeline=lower=false",
-                 "--xla-report-collectives", "-o", "/dev/null"] + args.extra,
-                capture_output=True, text=True)
-            w = 0
-            for line in rep.stdout.splitlines():
-                m = re.search(r"sends (\d+) B per device", line)
-                if m and line.lstrip().startswith("@"):
+            plain = w = 0
+            for line in run.stdout.splitlines():
+                m = SUMMARY.match(line)
+                if not m:
                     continue
-                m = re.search(r"(\d+) B per device.*\b(ICI|DCN|mixed)\b",
-                              line)
-                if m:
-                    w += int(m.group(1)) * (
-                        args.dcn_weight if m.group(2) != "ICI" else 1)
+                plain += int(m.group(1))
+                if m.group(2) is None:
+                    w += int(m.group(1))
+                else:
+                    w += int(m.group(2)) + args.dcn_weight * int(m.group(3))
             if args.verbose:
                 print(f"p{i}: {plain} B per device, weighted {w}")
             total += plain
             weighted += w
-    print(f"{len(programs)} programs: {total} B per device emitted, "
-          f"{weighted} weighted")
+    print(f"{len(programs)} programs: {total} B per device, weighted {weighted}")
 
 
 def main():
@@ -407,8 +403,9 @@ def main():
     parser.add_argument("--xla-opt", default="xla-opt")
     parser.add_argument("--dcn-weight", type=int, default=16)
     parser.add_argument("--verbose", action="store_true")
-    parser.add_argument("extra", nargs="*",
-                        help="extra xla-opt arguments for --measure")
+    parser.add_argument("--propagate", metavar="OPTIONS",
+                        help="--measure: run --xla-propagate-sharding="
+                        "OPTIONS first (e.g. 'tie-tolerance=0.2')")
     args = parser.parse_args()
     programs = list(generate(args.seed, args.count, args.devices))
     if not args.split and not args.measure and args.devices is None:

@@ -152,7 +152,12 @@ void FunctionPropagation::explain(raw_ostream &os) {
         os << " from " << tensorLabel(record, o.tensor);
       if (o.priority != kNoPriority)
         os << ", priority p" << o.priority;
-      os << ": cost " << static_cast<int64_t>(std::llround(o.cost));
+      // An option the partitioner's planner cannot carry out (sub-axes no
+      // mesh refines into) has no finite cost.
+      if (std::isfinite(o.cost))
+        os << ": cost " << static_cast<int64_t>(std::llround(o.cost));
+      else
+        os << ": no plan";
       if (static_cast<int32_t>(i) == conflict.chosen)
         os << "  <- chosen";
       os << "\n";
