@@ -510,6 +510,10 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
     costs = {1.0, 1.0, 0.0};
   auto price = [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
                    const ShardLayout &from, const ShardLayout &to) {
+    // A result nothing uses is never resharded (the partitioner reshards
+    // a local result when a user asks for it, Partitioner::getAs).
+    if (value && value.use_empty() && value.getDefiningOp() == op)
+      return 0.0;
     // An operand its op left in layout `to` is used as it is.
     if (settled && value && llvm::is_contained(op->getOperands(), value))
       if (auto it = localLayouts.find(value);

@@ -1,0 +1,25 @@
+// RUN: xla-opt %s --xla-explain-sharding --xla-partition=report-bytes=true -o /dev/null | FileCheck %s
+// RUN: xla-run %s --check | FileCheck %s --check-prefix=EXEC
+// EXEC: [SUCCESS]
+
+// A result nothing uses is never resharded to what propagation chose for
+// it: the partitioner reshards a local result when a user asks for it
+// (Partitioner::getAs). Explain prices the einsum's operand gather only
+// (128 B), not the all-reduce of its unused partial product (256 B more).
+// Found by utils/random-programs.py.
+
+// CHECK: planned bytes of @dead_result:
+// CHECK-NEXT: xla.einsum at {{.*}}: 128 B per device
+// CHECK-NEXT: func.return at {{.*}}: 192 B per device
+// CHECK: emitted bytes of @dead_result:
+// CHECK-NEXT: xla.einsum at {{.*}}: 128 B per device
+// CHECK-NEXT: func.return at {{.*}}: 192 B per device
+xla.mesh @m2x2 = <["x"=2, "y"=2]>
+func.func @dead_result(
+    %a: tensor<16x8xf32> {xla.sharding = #xla.sharding<@m2x2, [{}, {"y", "x"}]>},
+    %b: tensor<8x8xf32> {xla.sharding = #xla.sharding<@m2x2, [{}, {"x"}]>})
+    -> (tensor<16x8xf32> {xla.sharding = #xla.sharding<@m2x2, [{"x"}, {}]>}) {
+  %0 = xla.einsum "ij,jk->ki" %a, %b : (tensor<16x8xf32>, tensor<8x8xf32>) -> tensor<8x16xf32>
+  %1 = xla.exp %a : tensor<16x8xf32>
+  return %1 : tensor<16x8xf32>
+}
