@@ -10,6 +10,7 @@
 #include "passes/propagation/OpEvaluator.h"
 
 #include "dialects/xla/XlaSubAxes.h"
+#include "passes/partition/Concatenate.h"
 #include "passes/partition/OpPlan.h"
 #include "passes/partition/ReshardPlanner.h"
 #include "passes/partition/Reverse.h"
@@ -511,6 +512,9 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
   partition::ReshardCostModel costs = planner.getCosts();
   if (bytesOnly)
     costs = {1.0, 1.0, 0.0};
+  bool concat = isa<ConcatenateOp>(op) &&
+                plan.kind == partition::OpPlan::rule &&
+                plan.choice.concat.has_value();
   auto price = [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
                    const ShardLayout &from, const ShardLayout &to) {
     // A result nothing uses is never resharded (the partitioner reshards
@@ -523,14 +527,34 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
           it != localLayouts.end() && it->second == to)
         return 0.0;
     // The partitioner reshards an operand to a layout once and reuses it.
-    for (auto [k, operand] : llvm::enumerate(op->getOperands()))
-      if (value && operand == value && done &&
-          !done->insert({record.tensors[k], "layout " + to.key()}).second)
+    // A concatenate prices both layouts of each operand (as it is and
+    // gathered): only the one its exchange uses is done (below).
+    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+      if (!value || operand != value || !done)
+        continue;
+      std::pair<int32_t, std::string> key{record.tensors[k],
+                                          "layout " + to.key()};
+      if (concat ? done->count(key) : !done->insert(key).second)
         return 0.0;
+    }
     return planPrice(planner.plan(shape, elementBytes, from, to), bytesOnly);
   };
   double cost = partition::priceOpPlan(op, plan, current, targets,
                                        planner.getMesh(), costs, price);
+  if (concat && done) {
+    const partition::FactorAssignment &assignment = plan.choice.assignment;
+    int64_t dim = cast<ConcatenateOp>(op).getDim();
+    for (auto [k, operand] : llvm::enumerate(op->getOperands())) {
+      ShardLayout used = assignment.operands[k];
+      if (plan.choice.concat->sources[k].kind ==
+          partition::ConcatExchange::Source::Kind::gather)
+        used = partition::gatheredAlong(
+            used, dim,
+            cast<RankedTensorType>(operand.getType()).getDimSize(dim));
+      if (!(used == current[k]))
+        done->insert({record.tensors[k], "layout " + used.key()});
+    }
+  }
   // Where the partitioner leaves the results (FunctionPartitioner.cpp,
   // partitionRuleOp).
   if (settled)
