@@ -259,7 +259,7 @@ Value Partitioner::reshard(Value global, Value from,
       type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, source, target);
   ++stats.reshards;
   for (const ReshardStep &step : plan.steps)
-    stats.collectives += step.communicates();
+    stats.collectives += step.communicates() ? step.numCollectives() : 0;
   Value result = buildReshard(builder, loc, value, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
