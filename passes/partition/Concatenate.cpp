@@ -17,16 +17,22 @@ SmallVector<int64_t> operandSizes(ConcatenateOp op) {
   return sizes;
 }
 
+/// Where operand `operand` starts in the result along the concatenated
+/// dimension, and its size there.
+std::pair<int64_t, int64_t> operandSpan(ConcatenateOp op, unsigned operand) {
+  SmallVector<int64_t> sizes = operandSizes(op);
+  int64_t offset = 0;
+  for (unsigned i = 0; i < operand; ++i)
+    offset += sizes[i];
+  return {offset, sizes[operand]};
+}
+
 } // namespace
 
 std::optional<BlockMoves> concatBlockMoves(ConcatenateOp op, unsigned operand,
                                            int64_t numShards, int64_t block,
                                            int64_t resultBlock) {
-  SmallVector<int64_t> sizes = operandSizes(op);
-  int64_t offset = 0;
-  for (unsigned i = 0; i < operand; ++i)
-    offset += sizes[i];
-  int64_t size = sizes[operand];
+  auto [offset, size] = operandSpan(op, operand);
   if (block == 0 || resultBlock % block != 0 || offset % block != 0)
     return std::nullopt;
   BlockMoves moves(resultBlock / block);
@@ -44,11 +50,7 @@ std::optional<BlockMoves> concatBlockMoves(ConcatenateOp op, unsigned operand,
 std::optional<HaloSizes> concatHaloSizes(ConcatenateOp op, unsigned operand,
                                          int64_t numShards, int64_t block,
                                          int64_t resultBlock) {
-  SmallVector<int64_t> sizes = operandSizes(op);
-  int64_t offset = 0;
-  for (unsigned i = 0; i < operand; ++i)
-    offset += sizes[i];
-  int64_t size = sizes[operand];
+  auto [offset, size] = operandSpan(op, operand);
   HaloSizes halo;
   for (int64_t k = 0; k < numShards; ++k) {
     // The operand positions result block k holds, clipped to the operand.

@@ -22,6 +22,16 @@ using namespace xspmd::xla;
 
 namespace xspmd::prop::detail {
 
+/// A reshard plan's price: its weighted cost, or the bytes each device sends.
+static double planPrice(const partition::ReshardPlan &plan, bool bytesOnly) {
+  if (!bytesOnly)
+    return plan.cost;
+  double bytes = 0;
+  for (const partition::ReshardStep &step : plan.steps)
+    bytes += step.bytesPerDevice;
+  return bytes;
+}
+
 double FunctionPropagation::recordCost(int32_t r, ReshardsDone *done,
                                        bool bytesOnly) const {
   const OpRecord &record = records[r];
@@ -381,14 +391,7 @@ FunctionPropagation::maximalRecordCost(int32_t r, ReshardsDone *done,
     if (k >= 0 && done &&
         !done->insert({record.tensors[k], "layout " + to.key()}).second)
       return 0.0;
-    const partition::ReshardPlan &plan =
-        planner.plan(shape, elementBytes, from, to);
-    if (!bytesOnly)
-      return plan.cost;
-    double bytes = 0;
-    for (const partition::ReshardStep &step : plan.steps)
-      bytes += step.bytesPerDevice;
-    return bytes;
+    return planPrice(planner.plan(shape, elementBytes, from, to), bytesOnly);
   };
   auto priceTensor = [&](int32_t k, const ShardLayout &to) {
     return price(k, types[k].getShape(),
@@ -527,14 +530,7 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
       if (value && operand == value && done &&
           !done->insert({record.tensors[k], "layout " + to.key()}).second)
         return 0.0;
-    const partition::ReshardPlan &reshard =
-        planner.plan(shape, elementBytes, from, to);
-    if (!bytesOnly)
-      return reshard.cost;
-    double bytes = 0;
-    for (const partition::ReshardStep &step : reshard.steps)
-      bytes += step.bytesPerDevice;
-    return bytes;
+    return planPrice(planner.plan(shape, elementBytes, from, to), bytesOnly);
   };
   return partition::priceOpPlan(op, plan, current, targets, planner.getMesh(),
                                 costs, price);
@@ -573,12 +569,7 @@ std::optional<double> FunctionPropagation::plannedCost(
       getPlanner(*refinement)
           .plan(type.getShape(), (type.getElementTypeBitWidth() + 7) / 8,
                 *source, *target);
-  if (!bytesOnly)
-    return plan.cost;
-  double bytes = 0;
-  for (const partition::ReshardStep &step : plan.steps)
-    bytes += step.bytesPerDevice;
-  return bytes;
+  return planPrice(plan, bytesOnly);
 }
 
 double FunctionPropagation::planCost() const {
