@@ -4,6 +4,7 @@
 
 #include "dialects/xla/XlaOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
@@ -254,6 +255,64 @@ void noteSubAxisCuts(MeshAttr mesh, StringAttr axis, SubAxisCuts &cuts) {
   cuts[r->index].insert(r->preSize * r->size);
 }
 
+void noteReshapeCuts(MeshAttr mesh, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> otherShape,
+                     ArrayRef<SmallVector<StringAttr>> dimAxes,
+                     SubAxisCuts &cuts) {
+  // Where the other side's dimensions begin, in elements of the flattened
+  // tensor (prefix products).
+  SmallVector<int64_t> boundaries;
+  int64_t prefix = 1;
+  for (int64_t size : otherShape) {
+    if (size <= 0)
+      return;
+    prefix *= size;
+    boundaries.push_back(prefix);
+  }
+  prefix = 1;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    if (size <= 0)
+      return;
+    int64_t before = prefix;
+    prefix *= size;
+    if (d >= dimAxes.size() || dimAxes[d].empty())
+      continue;
+    SmallVector<ResolvedAxis> axes;
+    int64_t shards = 1;
+    for (StringAttr name : dimAxes[d]) {
+      std::optional<ResolvedAxis> r = resolveAxis(mesh, name);
+      if (!r)
+        return;
+      axes.push_back(*r);
+      shards *= r->size;
+    }
+    for (int64_t boundary : boundaries) {
+      // The other side's dimension starting `major` elements into this one.
+      if (boundary <= before || boundary >= prefix || boundary % before != 0)
+        continue;
+      int64_t major = boundary / before;
+      if (size % major != 0 || major >= shards || shards % major != 0)
+        continue;
+      int64_t outer = 1;
+      for (const ResolvedAxis &axis : axes) {
+        if (outer < major && major < outer * axis.size && major % outer == 0 &&
+            axis.size % (major / outer) == 0) {
+          SubAxisCuts tentative = cuts;
+          tentative.resize(mesh.getRank());
+          tentative[axis.index].insert(axis.preSize);
+          tentative[axis.index].insert(axis.preSize * axis.size);
+          tentative[axis.index].insert(axis.preSize * (major / outer));
+          std::string error;
+          if (MeshRefinement::build(mesh, tentative, error))
+            cuts = std::move(tentative);
+          break;
+        }
+        outer *= axis.size;
+      }
+    }
+  }
+}
+
 std::optional<std::pair<MeshAttr, ShardingAttr>>
 refineForSharding(MeshAttr mesh, ShardingAttr sharding, std::string &error) {
   SmallVector<std::set<int64_t>> cuts;
@@ -315,6 +374,53 @@ LogicalResult refineSubAxes(ModuleOp module) {
         for (auto name : axes.getAsRange<StringAttr>())
           note(coll.getMeshAttr(), name);
   });
+  // Reshapes whose split is carried by parts of an axis (a dimension of
+  // the other side begins inside it) plan on those parts.
+  module->walk([&](ReshapeOp reshape) {
+    auto axesOf = [&](Attribute attr, FlatSymbolRefAttr &meshRef) {
+      SmallVector<SmallVector<StringAttr>> dims;
+      auto sharding = dyn_cast_if_present<ShardingAttr>(attr);
+      if (!sharding)
+        return dims;
+      meshRef = sharding.getMesh();
+      for (DimShardingAttr dim : sharding.getDims())
+        dims.emplace_back(dim.getAxes());
+      return dims;
+    };
+    Value operand = reshape.getOperand();
+    Attribute operandAttr;
+    if (auto result = dyn_cast<OpResult>(operand))
+      operandAttr =
+          getResultShardingAttr(result.getOwner(), result.getResultNumber());
+    else if (auto arg = dyn_cast<BlockArgument>(operand))
+      if (auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+        operandAttr = func.getArgAttr(arg.getArgNumber(), kShardingAttrName);
+    FlatSymbolRefAttr inMesh, outMesh;
+    SmallVector<SmallVector<StringAttr>> inAxes = axesOf(operandAttr, inMesh);
+    SmallVector<SmallVector<StringAttr>> outAxes =
+        axesOf(getResultShardingAttr(reshape, 0), outMesh);
+    auto inType = dyn_cast<RankedTensorType>(operand.getType());
+    auto outType = dyn_cast<RankedTensorType>(reshape.getType());
+    if (!inType || !outType || !inType.hasStaticShape() ||
+        !outType.hasStaticShape())
+      return;
+    for (auto [meshRef, axes, shape, other] :
+         {std::make_tuple(inMesh, inAxes, inType.getShape(),
+                          outType.getShape()),
+          std::make_tuple(outMesh, outAxes, outType.getShape(),
+                          inType.getShape())}) {
+      if (!meshRef || !meshes.count(meshRef.getAttr()))
+        continue;
+      noteReshapeCuts(meshes[meshRef.getAttr()].getMesh(), shape, other, axes,
+                      cuts[meshRef.getAttr()]);
+    }
+  });
+  SmallVector<StringAttr> uncut;
+  for (auto &[sym, perAxis] : cuts)
+    if (llvm::all_of(perAxis, [](const auto &c) { return c.empty(); }))
+      uncut.push_back(sym);
+  for (StringAttr sym : uncut)
+    cuts.erase(sym);
   if (cuts.empty())
     return success();
 

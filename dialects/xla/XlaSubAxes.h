@@ -90,6 +90,18 @@ using SubAxisCuts = llvm::SmallVector<std::set<int64_t>>;
 /// (none for a whole axis or a name that does not resolve).
 void noteSubAxisCuts(MeshAttr mesh, mlir::StringAttr axis, SubAxisCuts &cuts);
 
+/// Adds to `cuts` the cut points a reshape needs to keep the split of a
+/// tensor of `shape` (`dimAxes[d]` the axes splitting dimension d) on the
+/// other side, of `otherShape`: where a dimension of the other side begins
+/// inside the axes of a dimension of this one (a [48] split over "x"=4
+/// reshaped to or from [2, 24] puts "x":(1)2 on the 2 and "x":(2)2 on the
+/// 24). A cut is added only if `mesh` can still be refined at every cut.
+void noteReshapeCuts(
+    MeshAttr mesh, llvm::ArrayRef<int64_t> shape,
+    llvm::ArrayRef<int64_t> otherShape,
+    llvm::ArrayRef<llvm::SmallVector<mlir::StringAttr>> dimAxes,
+    SubAxisCuts &cuts);
+
 /// A mesh with some axes split into atoms (sub-axes of their own), and how
 /// references to the original mesh map onto them.
 class MeshRefinement {

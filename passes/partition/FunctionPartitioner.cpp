@@ -259,7 +259,7 @@ Value Partitioner::reshard(Value global, Value from,
       type.getShape(), (type.getElementTypeBitWidth() + 7) / 8, source, target);
   ++stats.reshards;
   for (const ReshardStep &step : plan.steps)
-    stats.collectives += step.communicates();
+    stats.collectives += step.communicates() ? step.numCollectives() : 0;
   Value result = buildReshard(builder, loc, value, plan, mesh, meshName);
   reshardCache[key] = result;
   return result;
@@ -274,9 +274,20 @@ LogicalResult Partitioner::run() {
   SmallVector<Attribute> argGlobals, resultGlobals, resultShardings;
   for (BlockArgument arg : body.getArguments()) {
     auto type = cast<RankedTensorType>(arg.getType());
-    ShardLayout layout =
-        layoutOf(func.getArgAttr(arg.getArgNumber(), kShardingAttrName),
-                 type.getShape());
+    Attribute sharding = func.getArgAttr(arg.getArgNumber(), kShardingAttrName);
+    ShardLayout layout = layoutOf(sharding, type.getShape());
+    // A device's block of a split dimension is the dimension's size over
+    // the shards: unknown for a dynamic one.
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d) && !layout.dimAxes[d].empty()) {
+        delete newBody;
+        return emitError(arg.getLoc())
+               << "argument " << arg.getArgNumber() << " of @"
+               << func.getSymName() << " (" << type << ") is split along "
+               << "dynamic dimension " << d << " by " << sharding
+               << "; the partitioner splits only static dimensions (a "
+               << "device's block size must be known)";
+      }
     Type localType = type.clone(layout.localShape(mesh));
     argTypes.push_back(localType);
     placed[arg] = {newBody->addArgument(localType, arg.getLoc()), layout};
@@ -303,6 +314,25 @@ LogicalResult Partitioner::run() {
       if (auto arg = dyn_cast<BlockArgument>(value))
         sharding = func.getArgAttr(arg.getArgNumber(), kShardingAttrName);
     ShardLayout layout = layoutOf(sharding, type.getShape());
+    // Only arguments are dynamically shaped (xla ops take static shapes):
+    // they are returned as placed, since collectives need static shapes.
+    if (!type.hasStaticShape()) {
+      auto it = placed.find(value);
+      if (it == placed.end() || !(it->second.layout == layout)) {
+        delete newBody;
+        InFlightDiagnostic diag = ret.emitOpError()
+                                  << "returns dynamically shaped " << type
+                                  << " as result " << i << " with sharding ";
+        if (sharding)
+          diag << sharding;
+        else
+          diag << "replicated";
+        return diag << ", which differs from the value's own; the partitioner "
+                    << "cannot reshard a dynamically shaped value (its "
+                    << "collectives need static shapes): give the result the "
+                    << "value's sharding";
+      }
+    }
     results.push_back(getAs(value, layout, ret.getLoc()));
     resultTypes.push_back(results.back().getType());
     resultShardings.push_back(sharding);

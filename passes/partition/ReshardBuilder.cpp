@@ -88,6 +88,19 @@ Value buildReshard(OpBuilder &b, Location loc, Value local,
                                  LinkClassAttr());
       break;
     }
+    case ReshardKind::AllToAllPair:
+      for (const AllToAllPairPart &part : allToAllPairParts(step)) {
+        auto partIn = cast<RankedTensorType>(local.getType());
+        SmallVector<int64_t> shape(partIn.getShape());
+        int64_t count = mesh.axisSizes[part.axis];
+        shape[part.splitDim] /= count;
+        shape[part.concatDim] *= count;
+        local = AllToAllOp::create(b, loc, partIn.clone(shape), local,
+                                   part.splitDim, part.concatDim, count,
+                                   meshName, axisNames(b, mesh, {part.axis}),
+                                   DenseIntElementsAttr(), LinkClassAttr());
+      }
+      break;
     case ReshardKind::Permute: {
       SmallVector<int64_t> sources =
           permuteSources(mesh, step.before, step.after);

@@ -28,6 +28,8 @@ StringRef stringifyReshardKind(ReshardKind kind) {
     return "all-slice";
   case ReshardKind::AllToAll:
     return "all-to-all";
+  case ReshardKind::AllToAllPair:
+    return "all-to-all-pair";
   case ReshardKind::Permute:
     return "permute";
   case ReshardKind::Repad:
@@ -36,6 +38,10 @@ StringRef stringifyReshardKind(ReshardKind kind) {
     return "make-partial";
   }
   return "unknown";
+}
+
+int ReshardStep::numCollectives() const {
+  return kind == ReshardKind::AllToAllPair ? 2 : 1;
 }
 
 bool ReshardStep::communicates() const {
@@ -47,6 +53,15 @@ bool ReshardStep::communicates() const {
   default:
     return bytesPerDevice > 0;
   }
+}
+
+std::array<AllToAllPairPart, 2> allToAllPairParts(const ReshardStep &step) {
+  int a = step.axes[0], b = step.axes[1];
+  if (step.inward)
+    return {AllToAllPairPart{step.dim, step.dim, b},
+            AllToAllPairPart{step.dim, step.toDim, a}};
+  return {AllToAllPairPart{step.toDim, step.dim, a},
+          AllToAllPairPart{step.dim, step.dim, b}};
 }
 
 namespace {
@@ -116,6 +131,7 @@ public:
               out.push_back(std::move(move));
             }
         }
+        addAllToAllPairs(s, d, bytes, out);
       } else if (s.paddedSize[d] != target.paddedSize[d]) {
         ReshardStep step = makeStep(ReshardKind::Repad, s, {});
         step.dim = d;
@@ -140,6 +156,51 @@ public:
   }
 
 private:
+  /// Moves of an axis `a` next to the minor-most `b` of dimension `d` (of
+  /// the same size) to or from the minor end of another dimension by two
+  /// all-to-alls, where one all-to-all cannot (a is not minor-most, or must
+  /// land before b) and the alternative is a permute of the whole block or
+  /// a gather (e.g. a reshape whose split is carried by parts of an axis:
+  /// [{}, {x0, x1}] -> [{x0}, {x1}]).
+  void addAllToAllPairs(const ShardLayout &s, int64_t d, int64_t bytes,
+                        std::vector<ReshardStep> &out) const {
+    const auto &axes = s.dimAxes[d];
+    int b = axes.back();
+    int64_t size = mesh.axisSizes[b];
+    if (size < 2)
+      return;
+    auto add = [&](int a, int64_t j, bool inward) {
+      ReshardStep step = makeStep(ReshardKind::AllToAllPair, s, {a, b});
+      step.dim = d;
+      step.toDim = j;
+      step.inward = inward;
+      if (inward) {
+        step.after.dimAxes[j].pop_back();
+        step.after.dimAxes[d].insert(step.after.dimAxes[d].end() - 1, a);
+      } else {
+        step.after.dimAxes[d].erase(step.after.dimAxes[d].end() - 2);
+        step.after.dimAxes[j].push_back(a);
+      }
+      step.bytesPerDevice = 2 * (bytes * (size - 1) / size);
+      out.push_back(std::move(step));
+    };
+    for (int64_t j = 0; j < s.rank(); ++j) {
+      if (j == d)
+        continue;
+      if (axes.size() >= 2) {
+        int a = axes[axes.size() - 2];
+        if (mesh.axisSizes[a] == size && llvm::is_contained(targetDimAxes, a) &&
+            dividesBy(s, j, size))
+          add(a, j, /*inward=*/false);
+      }
+      if (!s.dimAxes[j].empty()) {
+        int a = s.dimAxes[j].back();
+        if (mesh.axisSizes[a] == size && dividesBy(s, d, size))
+          add(a, j, /*inward=*/true);
+      }
+    }
+  }
+
   bool divides(const ShardLayout &s, int64_t d, int a) const {
     return dividesBy(s, d, mesh.axisSizes[a]);
   }
@@ -276,10 +337,11 @@ const ReshardPlan &ReshardPlanner::plan(ArrayRef<int64_t> shape,
     ShardLayout current = nodes[index].layout;
     generator.generate(current, next);
     for (ReshardStep &step : next) {
-      double stepCost = step.communicates()
-                            ? step.bytesPerDevice * costs.byteCost(step.link) +
-                                  costs.perCollectiveCost
-                            : 0.0;
+      double stepCost =
+          step.communicates()
+              ? step.bytesPerDevice * costs.byteCost(step.link) +
+                    step.numCollectives() * costs.perCollectiveCost
+              : 0.0;
       double total = cost + stepCost;
       std::string nextKey = step.after.key();
       auto found = best.find(nextKey);

@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <array>
 #include <memory>
 #include <utility>
 
@@ -42,6 +43,9 @@ enum class ReshardKind {
   AllGather,
   AllSlice,
   AllToAll,
+  /// Two all-to-alls that move an axis that is not the minor-most of its
+  /// dimension (see AllToAllPairPart).
+  AllToAllPair,
   Permute,
   Repad,
   MakePartial,
@@ -55,7 +59,10 @@ struct ReshardStep {
   /// all-to-all the dimension the axis leaves (the concat dimension).
   int64_t dim = -1;
   /// all-to-all: the dimension the axis joins (the split dimension).
+  /// all-to-all pair: the other dimension (`dim` holds both axes on one side).
   int64_t toDim = -1;
+  /// all-to-all pair: whether axis a joins `dim` (else it leaves it).
+  bool inward = false;
   /// The axes the step runs over (all-reduce: the axes reduced).
   llvm::SmallVector<int, 2> axes;
   ShardLayout before, after;
@@ -64,7 +71,25 @@ struct ReshardStep {
   xla::LinkClass link = xla::LinkClass::ici;
   /// Whether the step communicates at all.
   bool communicates() const;
+  /// How many collectives the step emits when it communicates.
+  int numCollectives() const;
 };
+
+/// One all-to-all of an AllToAllPair step: over `axis`, splitting
+/// `splitDim` and concatenating along `concatDim`.
+struct AllToAllPairPart {
+  int64_t splitDim;
+  int64_t concatDim;
+  int axis;
+};
+
+/// The two all-to-alls of an AllToAllPair step over axes {a, b} of equal
+/// size. Outward, `dim` goes from [..., a, b] to [..., b] and `toDim` gains a
+/// as its minor-most axis: a moves to `toDim` (the blocks of `dim` left are
+/// those of every a and one b, strided), then b exchanges them within `dim`
+/// (the i-th of b's strided blocks goes to b = i, making them contiguous).
+/// Inward is the reverse. Each sends (n-1)/n of the block.
+std::array<AllToAllPairPart, 2> allToAllPairParts(const ReshardStep &step);
 
 struct ReshardPlan {
   std::vector<ReshardStep> steps;

@@ -246,10 +246,36 @@ FunctionPropagation::getRefinement(FlatSymbolRefAttr meshRef,
   xla::SubAxisCuts cuts;
   if (settled) {
     auto [it, inserted] = settledCuts.try_emplace(meshRef);
-    if (inserted)
+    if (inserted) {
       for (const ValueState &state : states)
         if (state.mesh == meshRef)
           note(state.toAxisSharding(), it->second);
+      // As xla::refineSubAxes: reshapes whose split is carried by parts of
+      // an axis.
+      func::FuncOp(func).walk([&](xla::ReshapeOp reshape) {
+        auto inType =
+            dyn_cast<RankedTensorType>(reshape.getOperand().getType());
+        RankedTensorType outType = reshape.getType();
+        if (!inType || !inType.hasStaticShape() || !outType.hasStaticShape())
+          return;
+        for (auto [value, other] :
+             {std::pair<Value, ArrayRef<int64_t>>(reshape.getOperand(),
+                                                  outType.getShape()),
+              std::pair<Value, ArrayRef<int64_t>>(reshape.getResult(),
+                                                  inType.getShape())}) {
+          auto found = stateOf.find(value);
+          if (found == stateOf.end() || states[found->second].mesh != meshRef)
+            continue;
+          SmallVector<SmallVector<StringAttr>> axes;
+          for (const AxisList &dim :
+               states[found->second].toAxisSharding().dims)
+            axes.emplace_back(dim.begin(), dim.end());
+          xla::noteReshapeCuts(
+              mesh, cast<RankedTensorType>(value.getType()).getShape(), other,
+              axes, it->second);
+        }
+      });
+    }
     cuts = it->second;
   }
   for (const AxisSharding *s : extra)

@@ -81,3 +81,49 @@ func.func @rows_regrouped_grid(%a: tensor<10x64xf32> {xla.sharding = #xla.shardi
   %r = xla.reshape %a : (tensor<10x64xf32>) -> tensor<20x32xf32>
   return %r : tensor<20x32xf32>
 }
+
+// Reshapes whose split is carried by parts of an axis plan on those parts:
+// the partitioner (and explain) refine "x"=4 into "x":(1)2 x "x":(2)2 where
+// a dimension of the other side begins inside it. A mesh of their own keeps
+// that refinement away from the functions above.
+xla.mesh @parts = <["x"=4]>
+
+// [2,24] columns over x -> [48] over x: device 2i+j needs row i, columns
+// [12j, 12j+12), held by devices 2j and 2j+1. As [{}, {x0, x1}] ->
+// [{x0}, {x1}], x0 moves to the rows (an all-to-all over x0), then x1
+// makes the columns contiguous (an all-to-all within them): 2 x 24 B of the
+// 48 B block. Devices 1 and 2 must send two 24 B pieces, so 48 B is the
+// least; the factor rule gathered the columns (3 x 48 = 144 B), and one
+// all-to-all plus a permute of the block sent 72 B.
+// CHECK: xla.mesh @parts = <["x:(1)2"=2, "x:(2)2"=2]>
+// CHECK-LABEL: func.func @cols_to_flat_parts
+// CHECK: xla.all_to_all %{{.*}}, split_dim = 0, concat_dim = 1, split_count = 2 mesh_axes = @parts["x:(1)2"] : (tensor<2x6xf32>) -> tensor<1x12xf32>
+// CHECK-NEXT: xla.all_to_all %{{.*}}, split_dim = 1, concat_dim = 1, split_count = 2 mesh_axes = @parts["x:(2)2"] : (tensor<1x12xf32>) -> tensor<1x12xf32>
+// CHECK-NEXT: xla.reshape %{{.*}} : (tensor<1x12xf32>) -> tensor<12xf32>
+// BYTES-LABEL: @cols_to_flat_parts: 2 collectives, sends 48 B per device
+// BYTES-NEXT: all_to_all mesh_axes ["x:(1)2"] (group 2) ici in 48 B sends 24 B
+// BYTES-NEXT: all_to_all mesh_axes ["x:(2)2"] (group 2) ici in 48 B sends 24 B
+func.func @cols_to_flat_parts(%a: tensor<2x24xf32> {xla.sharding = #xla.sharding<@parts, [{}, {"x"}]>})
+    -> (tensor<48xf32> {xla.sharding = #xla.sharding<@parts, [{"x"}]>}) {
+  %r = xla.reshape %a : (tensor<2x24xf32>) -> tensor<48xf32>
+  return %r : tensor<48xf32>
+}
+
+// [128] over x -> [2,64] columns over x: the reverse. The reshape is local
+// to [{x0}, {x1}] (device 2i+j holds row i, columns [32j, 32j+32)); x1
+// spreads the columns (an all-to-all within them), then x0 leaves the rows
+// (an all-to-all over x0): 2 x 64 B of the 128 B block. Devices 1 and 2
+// must send two 64 B pieces, so 128 B is the least; an all-to-all and a
+// permute of the block sent 192 B.
+// CHECK-LABEL: func.func @flat_to_cols_parts
+// CHECK: xla.reshape %{{.*}} : (tensor<32xf32>) -> tensor<1x32xf32>
+// CHECK-NEXT: xla.all_to_all %{{.*}}, split_dim = 1, concat_dim = 1, split_count = 2 mesh_axes = @parts["x:(2)2"] : (tensor<1x32xf32>) -> tensor<1x32xf32>
+// CHECK-NEXT: xla.all_to_all %{{.*}}, split_dim = 1, concat_dim = 0, split_count = 2 mesh_axes = @parts["x:(1)2"] : (tensor<1x32xf32>) -> tensor<2x16xf32>
+// BYTES-LABEL: @flat_to_cols_parts: 2 collectives, sends 128 B per device
+// BYTES-NEXT: all_to_all mesh_axes ["x:(2)2"] (group 2) ici in 128 B sends 64 B
+// BYTES-NEXT: all_to_all mesh_axes ["x:(1)2"] (group 2) ici in 128 B sends 64 B
+func.func @flat_to_cols_parts(%a: tensor<128xf32> {xla.sharding = #xla.sharding<@parts, [{"x"}]>})
+    -> (tensor<2x64xf32> {xla.sharding = #xla.sharding<@parts, [{}, {"x"}]>}) {
+  %r = xla.reshape %a : (tensor<128xf32>) -> tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
+}

@@ -1,6 +1,6 @@
 // RUN: xla-opt %s --xla-spmd-pipeline=lower=false --xla-report-collectives -o /dev/null | FileCheck %s
 // RUN: %python %S/../../e2e/run_checks.py xla-run %s | FileCheck %s --check-prefix=RUN-CHECKS
-// RUN-CHECKS: checked 24 functions, 0 failed
+// RUN-CHECKS: checked 26 functions, 0 failed
 
 // Cases in the spirit of Shardy's and GSPMD's partitioner tests, written
 // here in `xla`. Each states the fewest bytes one device must send, derived
@@ -274,4 +274,37 @@ func.func @concat_halves(%a: tensor<32x32xf32> {xla.sharding = #xla.sharding<@li
     -> (tensor<64x32xf32> {xla.sharding = #xla.sharding<@line, [{"x"}, {}]>}) {
   %c = xla.concatenate %a, %b, dim = 0 : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<64x32xf32>
   return %c : tensor<64x32xf32>
+}
+
+// 25-26 use a mesh of their own: their reshapes split "x" into halves
+// ("x":(1)2, "x":(2)2) for the whole mesh, which would turn the collectives
+// of the cases above into collectives over the halves.
+xla.mesh @halves = <["x"=4]>
+
+// 25. [2,24] split by columns -> [48] split 4 ways: device 2i+j needs row
+// i, columns [12j, 12j+12), the blocks of devices 2j and 2j+1. Device 1
+// (row 0, columns 12-23) holds columns 6-11 of both rows and needs none of
+// them: it sends 2 x 6 x 4 = 48 B, as does device 2 (one all-to-all over
+// the 4 devices, 36 B, cannot do it: each block goes in two 24 B pieces to
+// two devices, not in four equal ones). Two all-to-alls over halves of
+// "x", 2 x 24 B = 48 B; gathering the columns sends 3 x 48 = 144 B.
+// CHECK-LABEL: @reshape_cols_to_flat: 2 collectives, sends 48 B per device
+// CHECK-COUNT-2: all_to_all mesh_axes ["x:({{[12]}})2"] (group 2) ici in 48 B sends 24 B
+func.func @reshape_cols_to_flat(%a: tensor<2x24xf32> {xla.sharding = #xla.sharding<@halves, [{}, {"x"}]>})
+    -> (tensor<48xf32> {xla.sharding = #xla.sharding<@halves, [{"x"}]>}) {
+  %r = xla.reshape %a : (tensor<2x24xf32>) -> tensor<48xf32>
+  return %r : tensor<48xf32>
+}
+
+// 26. [128] split 4 ways -> [2,64] split by columns: device 2i+j needs
+// columns [16(2i+j), +16) of both rows, flat pieces held by devices i and
+// 2+i. Devices 1 and 2 hold two pieces others need: each sends 2 x 16 x 4
+// = 128 B. Two all-to-alls over halves of "x", 2 x 64 B = 128 B; an
+// all-to-all and a permute of the 128 B block send 192 B.
+// CHECK-LABEL: @reshape_flat_to_cols: 2 collectives, sends 128 B per device
+// CHECK-COUNT-2: all_to_all mesh_axes ["x:({{[12]}})2"] (group 2) ici in 128 B sends 64 B
+func.func @reshape_flat_to_cols(%a: tensor<128xf32> {xla.sharding = #xla.sharding<@halves, [{"x"}]>})
+    -> (tensor<2x64xf32> {xla.sharding = #xla.sharding<@halves, [{}, {"x"}]>}) {
+  %r = xla.reshape %a : (tensor<128xf32>) -> tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
 }
