@@ -361,8 +361,8 @@ FunctionPropagation::maximalRecordCost(int32_t r, ReshardsDone *done,
                     [&](int32_t t) { return deviceOf(states[t]) >= 0; }))
     return std::nullopt;
   FlatSymbolRefAttr meshRef = functionMesh();
-  if (!meshRef || !lookupMesh(func::FuncOp(func), meshRef, &symbols) ||
-      lookupMesh(func::FuncOp(func), meshRef, &symbols).getMesh().isMaximal())
+  MeshAttr functionMeshAttr = meshRef ? meshAttrOf(meshRef) : MeshAttr();
+  if (!functionMeshAttr || functionMeshAttr.isMaximal())
     return std::nullopt;
   // The layouts the partitioner gives the record's tensors: a maximal value
   // whole on its device, the others as propagation chose (on the function's
@@ -371,12 +371,7 @@ FunctionPropagation::maximalRecordCost(int32_t r, ReshardsDone *done,
   SmallVector<RankedTensorType> types;
   for (int32_t t : record.tensors) {
     const ValueState &state = states[t];
-    RankedTensorType type;
-    if (state.value)
-      type = dyn_cast<RankedTensorType>(state.value.getType());
-    else if (state.funcResult >= 0)
-      type = dyn_cast<RankedTensorType>(
-          func::FuncOp(func).getResultTypes()[state.funcResult]);
+    RankedTensorType type = state.type;
     if (!type || !type.hasStaticShape())
       return std::nullopt;
     types.push_back(type);
@@ -396,21 +391,18 @@ FunctionPropagation::maximalRecordCost(int32_t r, ReshardsDone *done,
       return std::nullopt;
     layouts.push_back(std::move(*layout));
   }
-  partition::ReshardPlanner &planner = getPlanner(meshRef);
-  // Tensor `k` moved from `from` to `to`; the partitioner reshards a value
-  // to a layout once and reuses it.
-  auto price = [&](int32_t k, ArrayRef<int64_t> shape, int64_t elementBytes,
-                   const ShardLayout &from, const ShardLayout &to) {
-    if (from == to)
-      return 0.0;
-    if (k >= 0 && done &&
-        !done->insert({record.tensors[k], "layout " + to.key()}).second)
-      return 0.0;
-    return planPrice(planner.plan(shape, elementBytes, from, to), bytesOnly);
-  };
+  // Tensor `k` moved to `to`; the partitioner reshards a value to a layout
+  // once and reuses it.
   auto priceTensor = [&](int32_t k, const ShardLayout &to) {
-    return price(k, types[k].getShape(),
-                 (types[k].getElementTypeBitWidth() + 7) / 8, layouts[k], to);
+    if (layouts[k] == to ||
+        (done &&
+         !done->insert({record.tensors[k], "layout " + to.key()}).second))
+      return 0.0;
+    return planPrice(
+        getPlanner(meshRef).plan(types[k].getShape(),
+                                 (types[k].getElementTypeBitWidth() + 7) / 8,
+                                 layouts[k], to),
+        bytesOnly);
   };
   // A returned or marked value becomes what the result or mark says.
   if (isa<func::ReturnOp, MarkShardingOp>(op))
@@ -434,23 +426,8 @@ FunctionPropagation::maximalRecordCost(int32_t r, ReshardsDone *done,
   }
   // Otherwise the op is partitioned by its rule, its maximal operands
   // broadcast into the layouts partition::planOp chooses.
-  SmallVector<ShardLayout> current(layouts.begin(), layouts.begin() + numOps);
-  SmallVector<ShardLayout> targets(results);
-  partition::OpPlan plan = partition::planOp(op, *record.rule, current, targets,
-                                             planner, options.halo);
-  partition::ReshardCostModel costs = planner.getCosts();
-  if (bytesOnly)
-    costs = {1.0, 1.0, 0.0};
-  return partition::priceOpPlan(
-      op, plan, current, targets, planner.getMesh(), costs,
-      [&](Value value, ArrayRef<int64_t> shape, int64_t elementBytes,
-          const ShardLayout &from, const ShardLayout &to) {
-        int32_t k = -1;
-        for (auto [i, operand] : llvm::enumerate(op->getOperands()))
-          if (value && operand == value)
-            k = i;
-        return price(k, shape, elementBytes, from, to);
-      });
+  return priceOpOnLayouts(r, meshRef, ArrayRef(layouts).take_front(numOps),
+                          results, done, bytesOnly);
 }
 
 std::optional<ShardLayout>
@@ -532,6 +509,14 @@ std::optional<double> FunctionPropagation::opPlanCost(int32_t r,
     (static_cast<int32_t>(k) < numOps ? current : targets)
         .push_back(std::move(*layout));
   }
+  return priceOpOnLayouts(r, meshRef, current, targets, done, bytesOnly);
+}
+
+double FunctionPropagation::priceOpOnLayouts(
+    int32_t r, FlatSymbolRefAttr meshRef, ArrayRef<ShardLayout> current,
+    ArrayRef<ShardLayout> targets, ReshardsDone *done, bool bytesOnly) const {
+  const OpRecord &record = records[r];
+  Operation *op = record.op;
   partition::ReshardPlanner &planner = getPlanner(meshRef);
   partition::OpPlan plan = partition::planOp(op, *record.rule, current, targets,
                                              planner, options.halo);

@@ -183,9 +183,6 @@ public:
   void addStats(PropagationStats &stats) const;
 
 private:
-  /// The partitioner's plan from `from` to `to` for `state`'s value: its
-  /// weighted cost, or its bytes per device; nothing when the planner
-  /// cannot price it (sub-axes, no static shape).
   /// For an op whose partitioning decides more than a factor assignment
   /// (partition::decidesBeyondAssignment): what partition::planOp chooses
   /// from the layouts propagation gave its operands and results, priced by
@@ -193,6 +190,14 @@ private:
   /// plans (sub-axes).
   std::optional<double> opPlanCost(int32_t r, mlir::FlatSymbolRefAttr mesh,
                                    ReshardsDone *done, bool bytesOnly) const;
+  /// What partition::planOp chooses for record `r`'s op when its operands
+  /// are laid out as `current` and its results are wanted as `targets`,
+  /// priced as the partitioner carries it out (reshards reused, unused
+  /// results never resharded); records where the op leaves its results.
+  double priceOpOnLayouts(int32_t r, mlir::FlatSymbolRefAttr mesh,
+                          llvm::ArrayRef<xla::ShardLayout> current,
+                          llvm::ArrayRef<xla::ShardLayout> targets,
+                          ReshardsDone *done, bool bytesOnly) const;
   /// For a record with a tensor on a maximal mesh (one device,
   /// passes/partition/Maximal.h): what the partitioner moves for it, priced
   /// by its planner on the function's mesh (broadcasts from the device,
@@ -203,6 +208,9 @@ private:
   /// The mesh the partitioner partitions the function over: the first
   /// ordinary mesh a user sharding names, else the module's first mesh.
   mlir::FlatSymbolRefAttr functionMesh() const;
+  /// The partitioner's plan from `from` to `to` for `state`'s value: its
+  /// weighted cost, or its bytes per device; nothing when the planner
+  /// cannot price it (sub-axes, no static shape).
   std::optional<double> plannedCost(mlir::FlatSymbolRefAttr mesh,
                                     const AxisSharding &from,
                                     const AxisSharding &to,
