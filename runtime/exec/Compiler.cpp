@@ -69,6 +69,8 @@ private:
   LoweringContext ctx;
   Program program;
   llvm::DenseMap<Value, int32_t> slots;
+  /// The `xla.trace ... kernel` bodies compiled so far (their numbering).
+  int32_t numKernels = 0;
   std::map<std::vector<std::string>, int32_t> scopeIds;
   /// Callees being compiled, to refuse recursion.
   llvm::SmallPtrSet<Operation *, 4> activeCallees;
@@ -183,8 +185,8 @@ FunctionCompiler::compileBlock(Block &block,
       // the body belongs to this kernel.
       if (trace.getKernel()) {
         for (size_t i = first; i < program.instructions.size(); ++i)
-          program.instructions[i].kernelIndex = program.numKernels;
-        ++program.numKernels;
+          program.instructions[i].kernelIndex = numKernels;
+        ++numKernels;
       }
       auto yield = cast<xla::YieldOp>(traceBody.getTerminator());
       for (auto [result, value] :

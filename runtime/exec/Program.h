@@ -153,8 +153,6 @@ struct Program {
   std::vector<std::string> slotOrigins;
   /// The xla.trace scopes of the program, parents before children.
   std::vector<TraceScope> scopes;
-  /// How many `xla.trace ... kernel` bodies the program holds.
-  int32_t numKernels = 0;
   /// Per argument: the result it is donated to (`xla.aliases`), or -1.
   std::vector<int32_t> argAliases;
   /// Size of the function as MLIR bytecode (the "compiled program size").
