@@ -132,7 +132,7 @@ def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
 
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
                devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
-               full_depth=False, count_attention=True, kind="prediction"):
+               full_depth=False, count_attention=True, kind="prediction", run_flags=()):
     # kind: "prediction" of the measured run, or a "bound" that brackets it
     # (a schedule or remat policy the run did not use); bounds are listed but
     # not counted against the 15% goal.
@@ -145,7 +145,7 @@ def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
                                "--layers", str(layers)] + gen, capture_output=True, text=True,
                               check=True).stdout
-        flags = [f"--topology={topology}", f"--slices={slices}"]
+        flags = [f"--topology={topology}", f"--slices={slices}"] + list(run_flags)
         if full_depth:
             flags.append("--ignore-memory-limit")
         out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
@@ -209,10 +209,10 @@ MAXTEXT_REMAT = {"minimal": "none", "minimal_offloaded": "none", "full": "full"}
 V5E_128B = ("not modelled: the host offload of remat minimal_offloaded (PCIe copies, shared with the DCN traffic; "
             "about 49 ms each way per layer at 1.5e10 B/s, hidden under a ~200 ms layer)")
 V4_52B = ("over-predicted: the step the model builds (full remat without the recompute of w2, which the backward "
-          "does not read; the TPU7x matmul efficiency curve) is faster than the 2023 run; not modelled: that run's "
-          "XLA (only the all-gathers made async by the script's flags), v4's own matmul efficiency")
-V4_52B_SLICES = ("the older README marks this row 'low because we don't have async all gather enabled' (the model's "
-                 "all-gathers are async); its drop from 1 to 2 slices is not a stable property: configs/v4/README.md "
+          "does not read; the TPU7x matmul efficiency curve) is faster than the 2023 run; not modelled: the rest of "
+          "that run's XLA, v4's own matmul efficiency")
+V4_52B_SLICES = ("the older README marks this row 'low because we don't have async all gather enabled' (modelled: "
+                 "synchronous all-gathers); its drop from 1 to 2 slices is not a stable property: configs/v4/README.md "
                  "reports 56.0% -> 58.9% for 1 -> 2 slices, higher 'because of choices made by the compiler'")
 
 # Slice shapes (docs/topology.md 1): chips -> torus.
@@ -231,14 +231,15 @@ MODEL = argparse.Namespace(flash=True, collective_matmul=True)
 def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
                  per_device_batch, tensor, remat, config, gated=True, extra=(), note="",
                  flash=True, collective_matmul=True, seq=2048, count_attention=True, kind="prediction",
-                 dcn_overlap=False):
+                 dcn_overlap=False, sync=""):
     """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
     ici_fsdp_parallelism=-1 fills), data parallel over `slices` slices,
     per_device_batch_size sequences of 2048 per chip. `config` names the
     public run script the shapes come from; `flash` and `collective_matmul`
     say whether it enables flash attention and XLA's async collective
     fusion. `seq` is max_target_length; `count_attention` follows how the
-    source counts model FLOPs. Over several slices the gradients' DCN
+    source counts model FLOPs. `sync` lists the collective kinds the run
+    kept synchronous (xla-run --sync-collectives). Over several slices the gradients' DCN
     all-reduce runs after the backward (DCN_SCHEDULE), every layer
     simulated; `dcn_overlap` overlaps it with the backward instead (a
     bound)."""
@@ -266,11 +267,12 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
                ", DCN all-reduce after the backward" if slices > 1 else "")
             + (", flash attention" if flash else "") + (", collective matmul" if collective_matmul else "")
             + (f", seq {S}" if S != 2048 else "")
+            + (f", synchronous {sync}" if sync else "")
             + ("" if count_attention else ", MFU of 6 x parameters (no attention term)"))
     layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
                per_device_batch * chips * slices * S, layer_params, A, S, measured,
                desc + (f"; {note}" if note else ""), L, full_depth=full_depth, count_attention=count_attention,
-               kind=kind)
+               kind=kind, run_flags=[f"--sync-collectives={sync}"] if sync else [])
 
 
 NO_V2 = ("no TPU v2 preset: neither the notes nor the Google Cloud pages searched give v2 chip figures (peak, HBM, "
@@ -493,17 +495,25 @@ def main():
         # max_target_length 1024. Its train.py counts per_device_tflops = 6 x
         # parameters x max_target_length x batch: no attention term (and the
         # embedding, about 1% here, which the simulated step leaves out).
+        # Collectives: the scripts make only the all-gathers async
+        # (LIBTPU_INIT_ARGS="--xla_enable_async_all_gather=true"); the
+        # reduce-scatters stay on the compute stream [inferred: the later v5e
+        # scripts need xla_enable_async_reduce_scatter_fusion for that, and
+        # v4's plain reduce-scatter HLO is synchronous]. The older README
+        # marks the 52B two-slice row "low because we don't have async all
+        # gather enabled": its all-gathers are synchronous too.
         m22 = dict(d=6144, heads=24, head_dim=256, ffn=24576, layers=48)
         m52 = dict(d=12288, heads=32, head_dim=256, ffn=49152, layers=32)
-        for name, measured, shape, chips, slices, model, batch, script in (
-                ("MaxText 22B, 1x v4-128 (older README)", 60.0, "4x4x4", 64, 1, m22, 16, "1xv4-128"),
-                ("MaxText 22B, 2x v4-128 (older README)", 57.4, "4x4x4", 64, 2, m22, 16, "2xv4-128"),
-                ("MaxText 22B, 4x v4-128 (older README)", 56.3, "4x4x4", 64, 4, m22, 16, "4xv4-128"),
-                ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384"),
-                ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
+        for name, measured, shape, chips, slices, model, batch, script, sync in (
+                ("MaxText 22B, 1x v4-128 (older README)", 60.0, "4x4x4", 64, 1, m22, 16, "1xv4-128", "reduce-scatter"),
+                ("MaxText 22B, 2x v4-128 (older README)", 57.4, "4x4x4", 64, 2, m22, 16, "2xv4-128", "reduce-scatter"),
+                ("MaxText 22B, 4x v4-128 (older README)", 56.3, "4x4x4", 64, 4, m22, 16, "4xv4-128", "reduce-scatter"),
+                ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384", "reduce-scatter"),
+                ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384",
+                 "all-gather,reduce-scatter")):
             maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
                          "full", f"configs/{script}.sh", gated=False, flash=False, collective_matmul=False,
-                         seq=1024, count_attention=False,
+                         seq=1024, count_attention=False, sync=sync,
                          note=(V4_52B + "; " + V4_52B_SLICES if slices > 1 else V4_52B) if model is m52 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
