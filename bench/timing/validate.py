@@ -521,6 +521,11 @@ def main():
         # multi-query, SwiGLU 73728, batch 2048 x 2048 tokens.
         D, A, F, S = 18432, 48 * 256, 73728, 2048
         palm = D * A + 2 * D * 256 + A * D + 3 * D * F
+        # The gradients cross the pods after the backward, as in the MaxText
+        # rows (DCN_SCHEDULE; PaLM's ~81 Tbps DCN "burst", notes 5.2); the
+        # step is extrapolated from 1 and 2 layers (118 layers of 6144
+        # devices are too slow to simulate here; on the MaxText 128B 32-slice
+        # row the extrapolation is within 1% of all layers simulated).
         # PaLM recomputed part of the forward: HFU 57.8% over MFU 46.2% is
         # 25% extra FLOPs, between none and a full forward (33%). The
         # partial policy recomputes all but the output projections wo and
@@ -532,11 +537,12 @@ def main():
                  "recompute all but wo and w2 and their all-reduces (22% extra FLOPs; PaLM's HFU/MFU: 25%)")):
             gen = ["--batch", "4", "--seq", str(S), "--d-model", str(D), "--heads", "48",
                    "--head-dim", "256", "--kv-heads", "1", "--ffn", str(F), "--gated",
-                   "--fsdp", "256", "--tensor", "12", "--dcn", "2", "--remat", remat]
+                   "--fsdp", "256", "--tensor", "12", "--dcn", "2", "--remat", remat, "--dcn-after-backward"]
             layer_case(a.xla_run, workdir, rows, f"PaLM 540B, 2 x 3072 v4 chips ({label})",
                        "Chowdhery et al. 2022 (notes 5.2)", gen, "v4:12x16x16", 2, "v4", 6144,
                        2048 * S, palm, A, S, 46.2,
-                       "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2; " + note, 118, kind=kind)
+                       "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2 (all-reduce after the backward); " + note,
+                       118, kind=kind)
 
         gspmd_rows(a.xla_run, workdir, rows)
 
