@@ -368,14 +368,14 @@ GSPMD_NOTES = {
     "DenseLm128B32x32, v3-2048": (
         "outside 15%: the model gives this row the per-layer time of DenseLm128B16x16 (same FLOPs per chip, "
         "101.7 vs 99.9 ms; the pod's wrapped rings carry the doubled tensor all-reduce bytes in the time of 16x16's "
-        "lines), while the measured MFU falls from 47.2% to 40.7%. Not modelled, candidates: collectives on the pod "
-        "run as one-directional rings (lingvo orders the pod's devices plainly; twice the time of the 6 tensor "
-        "all-reduces per layer, +19 ms if all exposed), and per-TensorCore matmuls half as wide (2 heads, MLP 1024 "
-        "per core)"),
+        "lines), while the measured MFU falls from 47.2% to 40.7%. Not modelled: how the 2021 pod ran its "
+        "collectives (with the pod's rings unwrapped, as lines, this row would be +16.7% and DenseLm175B32x32 "
+        "-6.4%; lingvo orders the pod's devices plainly, the device order of a v3 pod is not public). Ruled out: "
+        "per-TensorCore matmuls half as wide (2 heads, MLP 1024 per core) lose under 1% on the matmul efficiency "
+        "curve"),
     "DenseLm175B32x32, v3-2048": (
         "outside 15% since the recompute stops before w2 (+2.7% with the dead w2 recomputed): the same pod as "
-        "DenseLm128B32x32, with the same candidates (one-directional rings on the pod, per-TensorCore matmuls "
-        "half as wide), not modelled"),
+        "DenseLm128B32x32 and the same unknown (how the pod ran its collectives), not modelled"),
     "DenseLm1T16x16, v3-512": (
         "slower than measured: 512 tokens per data shard make the step weight-traffic bound; the "
         "generator all-gathers each layer's 1.07 GB of weights over the 16-chip batch line in the forward and "
