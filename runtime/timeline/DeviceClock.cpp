@@ -26,25 +26,41 @@ void DeviceClock::record(EventKind kind, int32_t instruction, int32_t scope,
 
 void DeviceClock::beginProgram(const runtime::Program &p) {
   ++step;
-  if (program != &p)
-    runs.assign(p.instructions.size(), 0);
+  if (program != &p) {
+    programSteps = 0;
+    runs.clear();
+  }
   program = &p;
   costs = &model.costsOf(p);
+  const ClockSlots &plan = costs->slots;
+  slotOf = plan.of.data();
+  // Only a program with loops or cases runs an instruction other than once
+  // per step.
+  ++programSteps;
+  if (plan.hasRegions && runs.empty())
+    runs.assign(p.instructions.size(), 0);
   stepBegin = std::max(computeFree, queueFree);
   computeFree = queueFree = stepBegin;
   // Arguments and constants are in HBM when the step starts.
-  ready.assign(p.numSlots, stepBegin);
-  pendingDone.assign(p.numSlots, -1);
+  ready.assign(plan.count, stepBegin);
+  pendingDone.assign(plan.count, -1);
   isOpen.assign(p.instructions.size(), false);
   openCollectives.clear();
-  computeBusy.clear();
-  transfers.clear();
+  openKept = 0;
+}
+
+std::vector<int64_t> DeviceClock::getRuns() const {
+  if (!program)
+    return {};
+  if (costs->slots.hasRegions)
+    return runs;
+  return std::vector<int64_t>(program->instructions.size(), programSteps);
 }
 
 void DeviceClock::done(int32_t index, int32_t scope) {
   const runtime::Instruction &inst = program->instructions[index];
   double begin = computeFree;
-  double end = std::max(begin, ready[inst.results[0]]);
+  double end = std::max(begin, ready[slotOf[inst.results[0]]]);
   computeFree = end;
   stats.stall += end - begin;
   isOpen[index] = false;
@@ -53,7 +69,8 @@ void DeviceClock::done(int32_t index, int32_t scope) {
 
 void DeviceClock::onInstruction(int32_t index) {
   const runtime::Instruction &inst = program->instructions[index];
-  ++runs[index];
+  if (!runs.empty())
+    ++runs[index];
   // A loop or case takes no time itself; the instructions of its regions are
   // reported as they run (a loop's at each iteration).
   if (inst.kind == runtime::InstructionKind::Loop ||
@@ -61,27 +78,31 @@ void DeviceClock::onInstruction(int32_t index) {
     return;
   if (inst.kind == runtime::InstructionKind::View) {
     // Same buffer: ready (and awaited) with its operand.
+    int32_t operand = slotOf[inst.operands[0]];
     for (int32_t r : inst.results) {
-      ready[r] = ready[inst.operands[0]];
-      pendingDone[r] = pendingDone[inst.operands[0]];
+      ready[slotOf[r]] = ready[operand];
+      pendingDone[slotOf[r]] = pendingDone[operand];
     }
     return;
   }
   assert(inst.kind == runtime::InstructionKind::Compute &&
          "collectives go through issueCollective");
-  for (int32_t s : inst.operands)
-    if (pendingDone[s] >= 0 && isOpen[pendingDone[s]])
-      done(pendingDone[s], inst.scope);
+  for (int32_t s : inst.operands) {
+    int32_t awaited = pendingDone[slotOf[s]];
+    if (awaited >= 0 && isOpen[awaited])
+      done(awaited, inst.scope);
+  }
   double begin = computeFree;
   for (int32_t s : inst.operands)
-    begin = std::max(begin, ready[s]);
+    begin = std::max(begin, ready[slotOf[s]]);
   double end = begin + costs->seconds[index];
   computeFree = end;
   for (int32_t r : inst.results) {
-    ready[r] = end;
-    pendingDone[r] = -1;
+    ready[slotOf[r]] = end;
+    pendingDone[slotOf[r]] = -1;
   }
-  computeBusy.push_back({begin, end});
+  busy.add(begin, end);
+  busy.settle(horizon());
   stats.compute += end - begin;
   ++stats.computeOps;
   record(EventKind::Compute, index, inst.scope, begin, begin, end);
@@ -89,7 +110,7 @@ void DeviceClock::onInstruction(int32_t index) {
 
 double DeviceClock::issueCollective(int32_t index) {
   const runtime::Instruction &inst = program->instructions[index];
-  double operandReady = ready[inst.operands[0]];
+  double operandReady = ready[slotOf[inst.operands[0]]];
   issued = options.asyncCollectives ? std::max(operandReady, queueFree)
                                     : std::max(operandReady, computeFree);
   return issued;
@@ -99,17 +120,23 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
   const runtime::Instruction &inst = program->instructions[index];
   double start = std::max(groupStart, issued);
   double end = start + model.secondsOn(*costs, index, device);
-  ++runs[index];
+  if (!runs.empty())
+    ++runs[index];
   ++stats.collectives;
-  transfers.push_back({start, end});
   stats.communication += end - start;
   stats.groupWait += start - issued;
-  int32_t result = inst.results[0];
+  int32_t result = slotOf[inst.results[0]];
   ready[result] = end;
   if (options.asyncCollectives) {
     queueFree = end;
     pendingDone[result] = index;
     isOpen[index] = true;
+    // Drop the collectives already done once the list has doubled, so it
+    // holds the open ones, not every collective of the step.
+    if (openCollectives.size() >= 2 * openKept + 16) {
+      llvm::erase_if(openCollectives, [&](int32_t c) { return !isOpen[c]; });
+      openKept = openCollectives.size();
+    }
     openCollectives.push_back(index);
     record(EventKind::AsyncCollective, index, inst.scope, issued, start, end);
   } else {
@@ -117,6 +144,8 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
     pendingDone[result] = -1;
     record(EventKind::SyncCollective, index, inst.scope, issued, start, end);
   }
+  busy.add(start, end);
+  busy.settle(horizon());
 }
 
 void DeviceClock::onCopy(llvm::ArrayRef<int32_t> from,
@@ -124,34 +153,11 @@ void DeviceClock::onCopy(llvm::ArrayRef<int32_t> from,
   // Same buffers: ready (and awaited) with their sources.
   llvm::SmallVector<std::pair<double, int32_t>, 4> values;
   for (int32_t s : from)
-    values.push_back({ready[s], pendingDone[s]});
+    values.push_back({ready[slotOf[s]], pendingDone[slotOf[s]]});
   for (auto [slot, value] : llvm::zip_equal(to, values)) {
-    ready[slot] = value.first;
-    pendingDone[slot] = value.second;
+    ready[slotOf[slot]] = value.first;
+    pendingDone[slotOf[slot]] = value.second;
   }
-}
-
-/// Length of the union of two lists of disjoint intervals, each sorted.
-template <typename Interval>
-static double unionLength(const std::vector<Interval> &a,
-                          const std::vector<Interval> &b) {
-  double total = 0;
-  for (const Interval &i : a)
-    total += i.end - i.begin;
-  for (const Interval &i : b)
-    total += i.end - i.begin;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    double lo = std::max(a[i].begin, b[j].begin);
-    double hi = std::min(a[i].end, b[j].end);
-    if (hi > lo)
-      total -= hi - lo;
-    if (a[i].end < b[j].end)
-      ++i;
-    else
-      ++j;
-  }
-  return total;
 }
 
 void DeviceClock::endProgram() {
@@ -162,7 +168,7 @@ void DeviceClock::endProgram() {
   double stepEnd = std::max(computeFree, queueFree);
   steps.push_back({stepBegin, stepEnd});
   stats.span += stepEnd - stepBegin;
-  stats.busy += unionLength(computeBusy, transfers);
+  stats.busy += busy.finish();
   computeFree = queueFree = stepEnd;
 }
 

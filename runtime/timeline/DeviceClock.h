@@ -32,8 +32,10 @@
 #define XSPMD_RUNTIME_TIMELINE_DEVICECLOCK_H
 
 #include "runtime/exec/ExecutionObserver.h"
+#include "runtime/timeline/BusyUnion.h"
 #include "runtime/timeline/CostModel.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace xspmd::timeline {
@@ -107,7 +109,7 @@ public:
   /// The program of the last step.
   const runtime::Program *getProgram() const { return program; }
   /// Per instruction of that program: how often it ran, over all steps.
-  const std::vector<int64_t> &getRuns() const { return runs; }
+  std::vector<int64_t> getRuns() const;
 
   void beginProgram(const runtime::Program &program) override;
   void onInstruction(int32_t index) override;
@@ -118,13 +120,15 @@ public:
   void endProgram() override;
 
 private:
-  struct Interval {
-    double begin, end;
-  };
   void record(EventKind kind, int32_t instruction, int32_t scope, double begin,
               double groupStart, double end);
   /// The compute stream reaches the done of async collective `index`.
   void done(int32_t index, int32_t scope);
+  /// No compute op or transfer added later begins before this.
+  double horizon() const {
+    return options.asyncCollectives ? std::min(computeFree, queueFree)
+                                    : computeFree;
+  }
 
   int64_t device;
   const CostModel &model;
@@ -132,18 +136,25 @@ private:
   const runtime::Program *program = nullptr;
   const ProgramCosts *costs = nullptr;
   int32_t step = -1;
+  /// The program's slots in `ready` and `pendingDone` (costs->slots).
+  const int32_t *slotOf = nullptr;
   double stepBegin = 0, computeFree = 0, queueFree = 0, issued = 0;
-  /// Per slot: when its value is ready, and the async collective whose
-  /// done it waits for (-1: none).
+  /// Per clock slot: when its value is ready, and the async collective
+  /// whose done it waits for (-1: none).
   std::vector<double> ready;
   std::vector<int32_t> pendingDone;
-  /// Async collectives of this step whose done has not been reached, in
-  /// program order.
+  /// Async collectives of this step whose done may not have been reached,
+  /// in program order (closed ones are dropped now and then).
   std::vector<int32_t> openCollectives;
+  size_t openKept = 0;
   std::vector<bool> isOpen;
-  std::vector<Interval> computeBusy, transfers;
+  /// This step's compute intervals and transfers.
+  BusyUnion busy;
   std::vector<Event> events;
   std::vector<StepSpan> steps;
+  /// Steps run with `program`, and, for a program with loops or cases,
+  /// how often each instruction ran in them.
+  int64_t programSteps = 0;
   std::vector<int64_t> runs;
   DeviceStats stats;
 };
