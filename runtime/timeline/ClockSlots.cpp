@@ -68,33 +68,55 @@ ClockSlots planClockSlots(const runtime::Program &program) {
     if (open[i])
       last[program.instructions[i].results[0]] = end;
 
-  // Linear scan: a slot takes a free clock slot when written and gives it
-  // back after its last read (after the results of that instruction took
-  // theirs, so an instruction never overwrites its own operands).
-  ClockSlots plan;
-  plan.of.assign(numSlots, 0);
-  plan.count = 0;
-  std::vector<int32_t> free;
-  auto take = [&](int32_t s) {
-    if (free.empty()) {
-      plan.of[s] = plan.count++;
-    } else {
-      plan.of[s] = free.back();
-      free.pop_back();
+  // Timed slots: written or read by collectives, and the views between
+  // them (a view copies its operand's time).
+  std::vector<bool> timed(numSlots, false);
+  for (const runtime::Instruction &inst : program.instructions)
+    if (inst.kind == InstructionKind::Collective) {
+      for (int32_t s : inst.operands)
+        timed[s] = true;
+      for (int32_t r : written(inst))
+        timed[r] = true;
     }
+  auto views = [&](auto &&each) {
+    for (const runtime::Instruction &inst : program.instructions)
+      if (inst.kind == InstructionKind::View && !inst.operands.empty())
+        each(inst);
   };
-  // Slots released after each instruction, by their last read (or their
-  // write, when nothing reads them).
+  // Backward (a view comes after its operand), then forward.
+  for (auto it = program.instructions.rbegin();
+       it != program.instructions.rend(); ++it)
+    if (it->kind == InstructionKind::View && !it->operands.empty())
+      for (int32_t r : it->results)
+        if (timed[r])
+          timed[it->operands[0]] = true;
+  views([&](const runtime::Instruction &inst) {
+    if (timed[inst.operands[0]])
+      for (int32_t r : inst.results)
+        timed[r] = true;
+  });
+
+  // Linear scan over the timed slots that something writes: one takes a
+  // free clock slot when written and gives it back after its last read
+  // (after the results of that instruction took theirs, so an instruction
+  // never overwrites its own operands).
+  ClockSlots plan;
+  plan.of.assign(numSlots, ClockSlots::kSink);
+  plan.count = 2;
+  std::vector<int32_t> free;
+  // Slots released after each instruction (CSR by instruction).
   std::vector<int32_t> releaseBegin(end + 2, 0), release;
   auto releasedAt = [&](int32_t s) { return std::max(def[s], last[s]); };
-  std::vector<int32_t> live;
+  std::vector<int32_t> packed;
   for (int32_t s = 0; s < numSlots; ++s) {
-    // Slots nothing writes or reads keep clock slot 0 and never touch it.
-    if (def[s] < 0 && last[s] < 0)
+    if (def[s] < 0) {
+      plan.of[s] = ClockSlots::kEntry;
       continue;
-    live.push_back(s);
-    int32_t at = releasedAt(s);
-    if (at < end)
+    }
+    if (!timed[s])
+      continue;
+    packed.push_back(s);
+    if (int32_t at = releasedAt(s); at < end)
       ++releaseBegin[at + 1];
   }
   for (int32_t i = 0; i <= end; ++i)
@@ -102,21 +124,24 @@ ClockSlots planClockSlots(const runtime::Program &program) {
   release.resize(releaseBegin[end]);
   {
     std::vector<int32_t> fill(releaseBegin.begin(), releaseBegin.end() - 1);
-    for (int32_t s : live)
+    for (int32_t s : packed)
       if (int32_t at = releasedAt(s); at < end)
         release[fill[at]++] = s;
   }
-  // Read before anything writes them: live from the step's start.
-  for (int32_t s : live)
-    if (def[s] < 0)
-      take(s);
   for (int32_t i = 0; i < end; ++i) {
-    for (int32_t r : written(program.instructions[i]))
-      take(r);
+    for (int32_t r : written(program.instructions[i])) {
+      if (!timed[r])
+        continue;
+      if (free.empty()) {
+        plan.of[r] = plan.count++;
+      } else {
+        plan.of[r] = free.back();
+        free.pop_back();
+      }
+    }
     for (int32_t k = releaseBegin[i]; k < releaseBegin[i + 1]; ++k)
       free.push_back(plan.of[release[k]]);
   }
-  plan.count = std::max<int32_t>(1, plan.count);
   return plan;
 }
 
