@@ -19,9 +19,10 @@
 #ifndef XSPMD_RUNTIME_TIMELINE_BUSYUNION_H
 #define XSPMD_RUNTIME_TIMELINE_BUSYUNION_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <cstddef>
 #include <limits>
-#include <vector>
 
 namespace xspmd::timeline {
 
@@ -41,8 +42,9 @@ private:
   struct Segment {
     double begin, end;
   };
-  /// Disjoint, not touching, in time order.
-  std::vector<Segment> open;
+  /// Disjoint, not touching, in time order; inline, as a device's clock
+  /// is visited briefly and each miss counts over thousands of devices.
+  llvm::SmallVector<Segment, 4> open;
   double settled = 0;
 #ifndef NDEBUG
   double horizon = -std::numeric_limits<double>::infinity();
