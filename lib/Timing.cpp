@@ -83,6 +83,7 @@ TimedRun::create(ModuleOp module, const FunctionRunner &runner,
                            : fmt::format("--topology={}: {}", options.topology,
                                          llvm::toString(topo.takeError())));
   run->topology = std::make_unique<topology::Topology>(std::move(*topo));
+  run->sync = options.syncCollectives;
   if (!note.empty())
     run->notes.push_back(note);
   else
@@ -154,7 +155,7 @@ TimedRun::create(ModuleOp module, const FunctionRunner &runner,
                            options.recordDevices.end());
   for (int64_t d = 0; d < numDevices; ++d) {
     timeline::ClockOptions clock;
-    clock.asyncCollectives = options.asyncCollectives;
+    clock.sync = options.syncCollectives;
     clock.recordEvents = record.count(d) > 0;
     run->clocks.push_back(
         std::make_unique<timeline::DeviceClock>(d, *run->costs, clock));

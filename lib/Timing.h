@@ -40,9 +40,9 @@ struct TimingOptions {
   int64_t slices = 0;
   /// `--fault` values (runtime/topology/Faults.h), parsed on the topology.
   std::vector<std::string> faults;
-  /// Collectives as async start/done pairs (default) or on the compute
-  /// stream.
-  bool asyncCollectives = true;
+  /// Collective kinds on the compute stream (default: none, every
+  /// collective an async start/done pair).
+  timeline::SyncCollectives syncCollectives = timeline::SyncCollectives::none();
   /// Devices whose events are kept for a trace.
   std::vector<int64_t> recordDevices;
   timeline::CostModelOptions costs;
@@ -62,6 +62,8 @@ public:
   /// How the topology was chosen and the mesh placed, one line each.
   llvm::ArrayRef<std::string> getPlacementNotes() const { return notes; }
   int64_t getNumDevices() const { return clocks.size(); }
+  /// The collective kinds the run keeps on the compute stream.
+  const timeline::SyncCollectives &getSyncCollectives() const { return sync; }
   /// Host wall time spent costing the programs (rooflines and collective
   /// estimates), in seconds.
   double getCostingSeconds() const { return costingSeconds; }
@@ -96,6 +98,7 @@ private:
   std::vector<std::unique_ptr<timeline::DeviceClock>> clocks;
   std::vector<int64_t> recorded;
   std::vector<std::string> notes;
+  timeline::SyncCollectives sync = timeline::SyncCollectives::none();
   /// Per distinct program, and which one each device runs.
   std::vector<report::MemoryProfile> memory;
   std::vector<int32_t> memoryOf;

@@ -132,7 +132,7 @@ def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
 
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
                devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
-               full_depth=False, count_attention=True, kind="prediction"):
+               full_depth=False, count_attention=True, kind="prediction", run_flags=()):
     # kind: "prediction" of the measured run, or a "bound" that brackets it
     # (a schedule or remat policy the run did not use); bounds are listed but
     # not counted against the 15% goal.
@@ -145,7 +145,7 @@ def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip
         text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
                                "--layers", str(layers)] + gen, capture_output=True, text=True,
                               check=True).stdout
-        flags = [f"--topology={topology}", f"--slices={slices}"]
+        flags = [f"--topology={topology}", f"--slices={slices}"] + list(run_flags)
         if full_depth:
             flags.append("--ignore-memory-limit")
         out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
@@ -193,18 +193,27 @@ def maxtext_shape(scale, emb=2048, heads=16, mlp=7168, layers=16, head_dim=128):
 # not modelled); "full" recomputes the layer's forward.
 MAXTEXT_REMAT = {"minimal": "none", "minimal_offloaded": "none", "full": "full"}
 
+# DCN_SCHEDULE: over several slices the gradients' data-parallel all-reduce
+# runs after the backward pass, not under it. In MaxText the layers are a
+# scan: each layer's weight gradients come out of the backward loop's body,
+# and XLA reduces the data-parallel copies after the loop (the v5e scripts
+# also set xla_tpu_enable_data_parallel_all_reduce_opt). The measured slice
+# curves say the same: an all-reduce hidden under the backward costs nothing
+# until it outgrows a layer (then a cliff), while the v5e MFU falls steadily
+# with the slice count; after the backward, its 2 (S - 1) ring steps each
+# pay the DCN latency (docs/topology.md 4.7), which reproduces that fall.
+# The overlapped schedule is kept as a bound (an earlier run could not be
+# slower than it).
+
 # What the model leaves out, per kind of row (docs/simulator.md 12).
-V5E_SLICES = ("not modelled: any slice-count effect beyond the gradients' DCN all-reduce (hidden under the "
-              "backward): the measured MFU falls with the slice count (DCN congestion, stragglers)")
-V5E_128B = ("not modelled: the host offload of remat minimal_offloaded (PCIe copies, shared with the DCN traffic) and "
-            "DCN congestion or stragglers: the ~1 GB per chip of gradient all-reduce hides under a ~14 s step, so the "
-            "prediction is flat while the measurement falls from 56% to 46% over 32 slices")
+V5E_128B = ("not modelled: the host offload of remat minimal_offloaded (PCIe copies, shared with the DCN traffic; "
+            "about 49 ms each way per layer at 1.5e10 B/s, hidden under a ~200 ms layer)")
 V4_52B = ("over-predicted: the step the model builds (full remat without the recompute of w2, which the backward "
-          "does not read; the TPU7x matmul efficiency curve) is faster than the 2023 run; not modelled: that run's "
-          "XLA (only the all-gathers made async by the script's flags), v4's own matmul efficiency")
-V4_52B_SLICES = ("the model predicts no loss from 1 to 2 slices; the older README's drop is not a stable property: "
-                 "configs/v4/README.md reports 56.0% -> 58.9% for 1 -> 2 slices, higher 'because of choices made by "
-                 "the compiler'")
+          "does not read; the TPU7x matmul efficiency curve) is faster than the 2023 run; not modelled: the rest of "
+          "that run's XLA, v4's own matmul efficiency")
+V4_52B_SLICES = ("the older README marks this row 'low because we don't have async all gather enabled' (modelled: "
+                 "synchronous all-gathers); its drop from 1 to 2 slices is not a stable property: configs/v4/README.md "
+                 "reports 56.0% -> 58.9% for 1 -> 2 slices, higher 'because of choices made by the compiler'")
 
 # Slice shapes (docs/topology.md 1): chips -> torus.
 V5P_SHAPE = {64: "4x4x4", 128: "4x4x8", 256: "4x8x8", 512: "8x8x8", 1024: "8x8x16", 2048: "8x16x16"}
@@ -220,15 +229,20 @@ MODEL = argparse.Namespace(flash=True, collective_matmul=True)
 
 
 def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
-                 per_device_batch, tensor, remat, config, gated=True, extra=(), full_depth=False, note="",
-                 flash=True, collective_matmul=True, seq=2048, count_attention=True, kind="prediction"):
+                 per_device_batch, tensor, remat, config, gated=True, extra=(), note="",
+                 flash=True, collective_matmul=True, seq=2048, count_attention=True, kind="prediction",
+                 dcn_overlap=False, sync=""):
     """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
     ici_fsdp_parallelism=-1 fills), data parallel over `slices` slices,
     per_device_batch_size sequences of 2048 per chip. `config` names the
     public run script the shapes come from; `flash` and `collective_matmul`
     say whether it enables flash attention and XLA's async collective
     fusion. `seq` is max_target_length; `count_attention` follows how the
-    source counts model FLOPs."""
+    source counts model FLOPs. `sync` lists the collective kinds the run
+    kept synchronous (xla-run --sync-collectives). Over several slices the gradients' DCN
+    all-reduce runs after the backward (DCN_SCHEDULE), every layer
+    simulated; `dcn_overlap` overlaps it with the backward instead (a
+    bound)."""
     S = seq
     D, H, Dh, F, L = model["d"], model["heads"], model["head_dim"], model["ffn"], model["layers"]
     A = H * Dh
@@ -241,18 +255,24 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
     collective_matmul = collective_matmul and MODEL.collective_matmul and tensor > 1
     gen += (["--flash-attention"] if flash else []) + (["--collective-matmul"] if collective_matmul else [])
     gen += list(extra)
+    full_depth = slices > 1 and not dcn_overlap
+    if full_depth:
+        gen.append("--dcn-after-backward")
     layer_params = 4 * D * A + (3 if gated else 2) * D * F
     parallel = f"fsdp {chips // tensor}" + (f" x tensor {tensor}" if tensor > 1 else "")
     desc = (f"{config}: d {D}, {H} heads x {Dh}, {'gated ' if gated else ''}MLP {F}, {L} layers, "
             f"{per_device_batch} seq/chip, {parallel}, remat {remat}"
             + (f", data {slices} over DCN" if slices > 1 else "")
+            + (", DCN all-reduce overlapped with the backward" if slices > 1 and dcn_overlap else
+               ", DCN all-reduce after the backward" if slices > 1 else "")
             + (", flash attention" if flash else "") + (", collective matmul" if collective_matmul else "")
             + (f", seq {S}" if S != 2048 else "")
+            + (f", synchronous {sync}" if sync else "")
             + ("" if count_attention else ", MFU of 6 x parameters (no attention term)"))
     layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
                per_device_batch * chips * slices * S, layer_params, A, S, measured,
                desc + (f"; {note}" if note else ""), L, full_depth=full_depth, count_attention=count_attention,
-               kind=kind)
+               kind=kind, run_flags=[f"--sync-collectives={sync}"] if sync else [])
 
 
 NO_V2 = ("no TPU v2 preset: neither the notes nor the Google Cloud pages searched give v2 chip figures (peak, HBM, "
@@ -433,10 +453,9 @@ def main():
                          "minimal", "configs/v5p/32b.sh")
         maxtext_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128 (128 chips, DCN)", v5p_src, 69.43, "v5p",
                      "4x4x4", 64, 2, m32, 7, 4, "minimal", "configs/v5p/32b.sh")
-        maxtext_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128, DCN all-reduce after the backward", v5p_src,
-                     69.43, "v5p", "4x4x4", 64, 2, m32, 7, 4, "minimal", "configs/v5p/32b.sh",
-                     extra=["--dcn-after-backward"], full_depth=True,
-                     note="the gradients' DCN all-reduce not overlapped with the backward (bound)", kind="bound")
+        maxtext_case(a.xla_run, workdir, rows, "MaxText 32B, 2x v5p-128, DCN all-reduce under the backward", v5p_src,
+                     69.43, "v5p", "4x4x4", 64, 2, m32, 7, 4, "minimal", "configs/v5p/32b.sh", dcn_overlap=True,
+                     note="bound: each layer's DCN all-reduce overlapped with the backward", kind="bound")
         for name, measured, chips, model, batch, remat, script in (
                 ("MaxText 64B v5p-128", 70.31, 64, m64, 3, "minimal", "64b"),
                 ("MaxText 128B v5p-256", 68.68, 128, m128, 1, "minimal", "128b"),
@@ -460,12 +479,12 @@ def main():
                         else f"MaxText {size}, {slices}x v5e-256")
                 maxtext_case(a.xla_run, workdir, rows, name, v5e_src, measured, "v5e", "16x16", 256, slices, model,
                              batch, tensor, remat, f"configs/v5e/{size.lower()}.sh",
-                             note=V5E_128B if size == "128B" else V5E_SLICES)
+                             note=V5E_128B if size == "128B" else "")
         for slices, measured in ((2, 59.37), (32, 54.65)):
-            maxtext_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256, DCN all-reduce after the backward",
+            maxtext_case(a.xla_run, workdir, rows, f"MaxText 16B, {slices}x v5e-256, DCN all-reduce under the backward",
                          v5e_src, measured, "v5e", "16x16", 256, slices, m16, 6, 1, "full", "configs/v5e/16b.sh",
-                         extra=["--dcn-after-backward"], full_depth=True,
-                         note="the gradients' DCN all-reduce not overlapped with the backward (bound)", kind="bound")
+                         dcn_overlap=True, note="bound: each layer's DCN all-reduce overlapped with the backward",
+                         kind="bound")
 
         # v4 (older README, 2023 scripts configs/{1,2,4}xv4-128.sh, {1,2}xv4-384.sh:
         # `scale` multiplied the 2023 base.yml's dims). The widths and depths
@@ -476,17 +495,25 @@ def main():
         # max_target_length 1024. Its train.py counts per_device_tflops = 6 x
         # parameters x max_target_length x batch: no attention term (and the
         # embedding, about 1% here, which the simulated step leaves out).
+        # Collectives: the scripts make only the all-gathers async
+        # (LIBTPU_INIT_ARGS="--xla_enable_async_all_gather=true"); the
+        # reduce-scatters stay on the compute stream [inferred: the later v5e
+        # scripts need xla_enable_async_reduce_scatter_fusion for that, and
+        # v4's plain reduce-scatter HLO is synchronous]. The older README
+        # marks the 52B two-slice row "low because we don't have async all
+        # gather enabled": its all-gathers are synchronous too.
         m22 = dict(d=6144, heads=24, head_dim=256, ffn=24576, layers=48)
         m52 = dict(d=12288, heads=32, head_dim=256, ffn=49152, layers=32)
-        for name, measured, shape, chips, slices, model, batch, script in (
-                ("MaxText 22B, 1x v4-128 (older README)", 60.0, "4x4x4", 64, 1, m22, 16, "1xv4-128"),
-                ("MaxText 22B, 2x v4-128 (older README)", 57.4, "4x4x4", 64, 2, m22, 16, "2xv4-128"),
-                ("MaxText 22B, 4x v4-128 (older README)", 56.3, "4x4x4", 64, 4, m22, 16, "4xv4-128"),
-                ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384"),
-                ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384")):
+        for name, measured, shape, chips, slices, model, batch, script, sync in (
+                ("MaxText 22B, 1x v4-128 (older README)", 60.0, "4x4x4", 64, 1, m22, 16, "1xv4-128", "reduce-scatter"),
+                ("MaxText 22B, 2x v4-128 (older README)", 57.4, "4x4x4", 64, 2, m22, 16, "2xv4-128", "reduce-scatter"),
+                ("MaxText 22B, 4x v4-128 (older README)", 56.3, "4x4x4", 64, 4, m22, 16, "4xv4-128", "reduce-scatter"),
+                ("MaxText 52B, 1x v4-384 (older README)", 55.2, "4x4x12", 192, 1, m52, 10, "1xv4-384", "reduce-scatter"),
+                ("MaxText 52B, 2x v4-384 (older README)", 51.6, "4x4x12", 192, 2, m52, 10, "2xv4-384",
+                 "all-gather,reduce-scatter")):
             maxtext_case(a.xla_run, workdir, rows, name, v4_src, measured, "v4", shape, chips, slices, model, batch, 1,
                          "full", f"configs/{script}.sh", gated=False, flash=False, collective_matmul=False,
-                         seq=1024, count_attention=False,
+                         seq=1024, count_attention=False, sync=sync,
                          note=(V4_52B + "; " + V4_52B_SLICES if slices > 1 else V4_52B) if model is m52 else "")
 
         # PaLM 540B: 2 pods of 3072 v4 chips, 12-way tensor x 256-way FSDP in
@@ -494,6 +521,11 @@ def main():
         # multi-query, SwiGLU 73728, batch 2048 x 2048 tokens.
         D, A, F, S = 18432, 48 * 256, 73728, 2048
         palm = D * A + 2 * D * 256 + A * D + 3 * D * F
+        # The gradients cross the pods after the backward, as in the MaxText
+        # rows (DCN_SCHEDULE; PaLM's ~81 Tbps DCN "burst", notes 5.2); the
+        # step is extrapolated from 1 and 2 layers (118 layers of 6144
+        # devices are too slow to simulate here; on the MaxText 128B 32-slice
+        # row the extrapolation is within 1% of all layers simulated).
         # PaLM recomputed part of the forward: HFU 57.8% over MFU 46.2% is
         # 25% extra FLOPs, between none and a full forward (33%). The
         # partial policy recomputes all but the output projections wo and
@@ -505,11 +537,12 @@ def main():
                  "recompute all but wo and w2 and their all-reduces (22% extra FLOPs; PaLM's HFU/MFU: 25%)")):
             gen = ["--batch", "4", "--seq", str(S), "--d-model", str(D), "--heads", "48",
                    "--head-dim", "256", "--kv-heads", "1", "--ffn", str(F), "--gated",
-                   "--fsdp", "256", "--tensor", "12", "--dcn", "2", "--remat", remat]
+                   "--fsdp", "256", "--tensor", "12", "--dcn", "2", "--remat", remat, "--dcn-after-backward"]
             layer_case(a.xla_run, workdir, rows, f"PaLM 540B, 2 x 3072 v4 chips ({label})",
                        "Chowdhery et al. 2022 (notes 5.2)", gen, "v4:12x16x16", 2, "v4", 6144,
                        2048 * S, palm, A, S, 46.2,
-                       "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2; " + note, 118, kind=kind)
+                       "tensor 12 on x (ring of 12), FSDP 256 on y x z, DCN 2 (all-reduce after the backward); " + note,
+                       118, kind=kind)
 
         gspmd_rows(a.xla_run, workdir, rows)
 

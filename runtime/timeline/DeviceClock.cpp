@@ -2,10 +2,59 @@
 
 #include "runtime/timeline/DeviceClock.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <algorithm>
 #include <cassert>
 
 namespace xspmd::timeline {
+
+namespace {
+/// HLO's names of the collective kinds, as XLA's async flags spell them.
+constexpr std::pair<llvm::StringLiteral, runtime::CollectiveKind>
+    kCollectiveNames[] = {
+        {"all-gather", runtime::CollectiveKind::allGather},
+        {"all-reduce", runtime::CollectiveKind::allReduce},
+        {"reduce-scatter", runtime::CollectiveKind::reduceScatter},
+        {"all-to-all", runtime::CollectiveKind::allToAll},
+        {"collective-permute", runtime::CollectiveKind::collectivePermute},
+};
+} // namespace
+
+llvm::Expected<SyncCollectives> SyncCollectives::parse(llvm::StringRef spec) {
+  if (spec.trim() == "all")
+    return all();
+  SyncCollectives kinds;
+  llvm::SmallVector<llvm::StringRef> names;
+  spec.split(names, ',');
+  for (llvm::StringRef name : names) {
+    name = name.trim();
+    const auto *it = llvm::find_if(kCollectiveNames, [&](const auto &entry) {
+      return entry.first == name;
+    });
+    if (it == std::end(kCollectiveNames))
+      return llvm::createStringError(
+          "'" + name.str() +
+          "' is not a collective kind: expected all or a comma-separated "
+          "list of all-gather, all-reduce, reduce-scatter, all-to-all, "
+          "collective-permute");
+    kinds.add(it->second);
+  }
+  return kinds;
+}
+
+std::string SyncCollectives::describe() const {
+  if (isNone())
+    return "none";
+  llvm::SmallVector<llvm::StringRef> names;
+  for (const auto &[name, kind] : kCollectiveNames)
+    if (contains(kind))
+      names.push_back(name);
+  if (names.size() == std::size(kCollectiveNames))
+    return "all";
+  return llvm::join(names, ", ");
+}
 
 bool Event::operator==(const Event &other) const {
   return kind == other.kind && instruction == other.instruction &&
@@ -111,8 +160,10 @@ void DeviceClock::onInstruction(int32_t index) {
 double DeviceClock::issueCollective(int32_t index) {
   const runtime::Instruction &inst = program->instructions[index];
   double operandReady = ready[slotOf[inst.operands[0]]];
-  issued = options.asyncCollectives ? std::max(operandReady, queueFree)
-                                    : std::max(operandReady, computeFree);
+  // One collective at a time per device: a synchronous one also waits for
+  // the async ones before it (only differs when some kinds are async).
+  issued = isAsync(inst) ? std::max(operandReady, queueFree)
+                         : std::max({operandReady, computeFree, queueFree});
   return issued;
 }
 
@@ -127,7 +178,7 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
   stats.groupWait += start - issued;
   int32_t result = slotOf[inst.results[0]];
   ready[result] = end;
-  if (options.asyncCollectives) {
+  if (isAsync(inst)) {
     queueFree = end;
     pendingDone[result] = index;
     isOpen[index] = true;
@@ -140,7 +191,7 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
     openCollectives.push_back(index);
     record(EventKind::AsyncCollective, index, inst.scope, issued, start, end);
   } else {
-    computeFree = end;
+    computeFree = queueFree = end;
     pendingDone[result] = -1;
     record(EventKind::SyncCollective, index, inst.scope, issued, start, end);
   }

@@ -91,9 +91,37 @@ struct DeviceStats {
   double dutyCycle() const { return span > 0 ? busy / span : 0; }
 };
 
+/// The collective kinds that run on the compute stream, as XLA runs a kind
+/// whose async flag is off (xla_enable_async_all_gather=false, ...); the
+/// others are async start/done pairs.
+class SyncCollectives {
+public:
+  static SyncCollectives none() { return SyncCollectives(); }
+  static SyncCollectives all() { return SyncCollectives(~0u); }
+  /// "all" or a comma-separated list of all-gather, all-reduce,
+  /// reduce-scatter, all-to-all, collective-permute.
+  static llvm::Expected<SyncCollectives> parse(llvm::StringRef spec);
+
+  void add(runtime::CollectiveKind kind) { mask |= bit(kind); }
+  bool contains(runtime::CollectiveKind kind) const {
+    return (mask & bit(kind)) != 0;
+  }
+  bool isNone() const { return mask == 0; }
+  /// "none", "all" or the kinds, e.g. "all-gather, reduce-scatter".
+  std::string describe() const;
+
+private:
+  explicit SyncCollectives(unsigned mask = 0) : mask(mask) {}
+  static unsigned bit(runtime::CollectiveKind kind) {
+    return 1u << static_cast<unsigned>(kind);
+  }
+  unsigned mask;
+};
+
 struct ClockOptions {
-  /// Collectives as async start/done pairs (false: on the compute stream).
-  bool asyncCollectives = true;
+  /// Collective kinds on the compute stream (default: none, every
+  /// collective an async start/done pair).
+  SyncCollectives sync = SyncCollectives::none();
   /// Keep every event (for traces); stats are always kept.
   bool recordEvents = false;
 };
@@ -124,11 +152,12 @@ private:
               double groupStart, double end);
   /// The compute stream reaches the done of async collective `index`.
   void done(int32_t index, int32_t scope);
-  /// No compute op or transfer added later begins before this.
-  double horizon() const {
-    return options.asyncCollectives ? std::min(computeFree, queueFree)
-                                    : computeFree;
+  bool isAsync(const runtime::Instruction &collective) const {
+    return !options.sync.contains(collective.collective->kind);
   }
+  /// No compute op or transfer added later begins before this (a
+  /// synchronous collective starts after both the stream and the queue).
+  double horizon() const { return std::min(computeFree, queueFree); }
 
   int64_t device;
   const CostModel &model;

@@ -17,7 +17,8 @@ using namespace xspmd::cost::testing;
 
 namespace {
 
-constexpr double T_min = 1e-6, T_dcn = 10e-6;
+// T_dcn: the presets' fitted DCN latency (docs/topology.md 4.7).
+constexpr double T_min = 1e-6, T_dcn = 85e-6;
 constexpr double W_uni_v5e = 4.5e10;
 constexpr double NIC_v5e = 2.5e10;
 // The calibration (docs/topology.md 4.6).
@@ -84,8 +85,8 @@ TEST(Calibrated, DcnLatencyAddsToEveryRingStep) {
   // The example: an all-reduce of 917.5 kB over 32 v5e slices
   // between corresponding chips (pure DCN axis). 2 (S-1) = 62 ring steps of
   // V/32; a host's 8 chips share its NIC: 8 (V/32) / NIC = 9.2 us per step.
-  // Closed form: 62 max(T_dcn, 9.2 us) = 620 us; calibrated:
-  // T_launch + 62 (T_dcn + 9.2 us) = 1192 us.
+  // Closed form: 62 max(T_dcn, 9.2 us) = 5270 us; calibrated:
+  // T_launch + 62 (T_dcn + 9.2 us) = 5843 us.
   auto t = makeTopology("v5e:16x16", 32);
   Groups dcnAxis;
   for (int64_t d = 0; d < 256; ++d) {

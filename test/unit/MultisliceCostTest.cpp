@@ -21,8 +21,8 @@ constexpr double MiB = 1024.0 * 1024.0;
 constexpr double W_uni_v5e = 4.5e10, W_uni_v6e = 9e10, W_uni_v5p = 9e10;
 // v5p host: 4 chips x 50 Gb/s = 2.5e10 B/s NIC; PCIe 1.5e10 B/s per chip.
 constexpr double NIC_v5p = 2.5e10, PCIe_v5p = 1.5e10;
-// DCN latency of the presets (unverified, docs/topology.md).
-constexpr double T_dcn = 10e-6;
+// DCN latency of the presets (fitted, docs/topology.md 4.7).
+constexpr double T_dcn = 85e-6;
 
 CollectiveEstimate permute(const xspmd::topology::Topology &t,
                            llvm::SmallVector<std::pair<int64_t, int64_t>> pairs,

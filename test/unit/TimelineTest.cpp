@@ -76,7 +76,8 @@ SimRun makeRun(bool async, bool mpmd) {
     EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
   }
   TimingOptions options;
-  options.asyncCollectives = async;
+  options.syncCollectives =
+      async ? SyncCollectives::none() : SyncCollectives::all();
   options.recordDevices = {0, 1, 2, 3};
   llvm::Expected<std::unique_ptr<TimedRun>> timed =
       TimedRun::create(run.session->getModule(), *run.runner, options);
@@ -356,3 +357,26 @@ func.func @alone(%a: tensor<4xf32>) -> tensor<4xf32> {
 }
 
 } // namespace
+
+TEST(SyncCollectives, ParsesKindsAsXlaNamesThem) {
+  llvm::Expected<SyncCollectives> some =
+      SyncCollectives::parse("reduce-scatter, all-gather");
+  ASSERT_TRUE(static_cast<bool>(some)) << llvm::toString(some.takeError());
+  EXPECT_TRUE(some->contains(CollectiveKind::allGather));
+  EXPECT_TRUE(some->contains(CollectiveKind::reduceScatter));
+  EXPECT_FALSE(some->contains(CollectiveKind::allReduce));
+  EXPECT_EQ(some->describe(), "all-gather, reduce-scatter");
+
+  llvm::Expected<SyncCollectives> all = SyncCollectives::parse("all");
+  ASSERT_TRUE(static_cast<bool>(all));
+  EXPECT_TRUE(all->contains(CollectiveKind::collectivePermute));
+  EXPECT_EQ(all->describe(), "all");
+  EXPECT_EQ(SyncCollectives::none().describe(), "none");
+
+  llvm::Expected<SyncCollectives> bad = SyncCollectives::parse("all_gather");
+  ASSERT_FALSE(static_cast<bool>(bad));
+  EXPECT_NE(llvm::toString(bad.takeError())
+                .find("'all_gather' is not a "
+                      "collective kind"),
+            std::string::npos);
+}

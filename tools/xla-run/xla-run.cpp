@@ -49,7 +49,7 @@ struct Options {
   std::string topology;
   int64_t slices = 0;
   std::vector<std::string> faults;
-  bool syncCollectives = false;
+  std::string syncCollectives;
   bool noFusion = false;
   std::string trace, traceDevices;
   bool metrics = false;
@@ -251,7 +251,14 @@ int prepare(const Options &opts, Session &session,
     timing.topology = opts.topology;
     timing.slices = opts.slices;
     timing.faults = opts.faults;
-    timing.asyncCollectives = !opts.syncCollectives;
+    if (!opts.syncCollectives.empty()) {
+      llvm::Expected<timeline::SyncCollectives> sync =
+          timeline::SyncCollectives::parse(opts.syncCollectives);
+      if (!sync)
+        return fail("--sync-collectives=" + opts.syncCollectives + ": " +
+                    llvm::toString(sync.takeError()));
+      timing.syncCollectives = *sync;
+    }
     timing.costs.fuseElementwise = !opts.noFusion;
     if (!opts.trace.empty()) {
       // Default: every device of small runs, the first 64 of large ones.
@@ -307,8 +314,10 @@ int reportTiming(const Options &opts, Session &session, RunState &state,
     std::string description = fmt::format(
         "@{} on {}; {} collectives; {} step{}",
         state.runner->getFunctionName().str(), timed.getTopology().describe(),
-        opts.syncCollectives ? "synchronous" : "asynchronous", opts.repeat,
-        opts.repeat == 1 ? "" : "s");
+        timed.getSyncCollectives().isNone()
+            ? std::string("asynchronous")
+            : "synchronous: " + timed.getSyncCollectives().describe(),
+        opts.repeat, opts.repeat == 1 ? "" : "s");
     if (llvm::Error err =
             io::writeFileAtomically(opts.trace, timed.renderTrace(description)))
       return fail(std::move(err));
@@ -502,9 +511,12 @@ int main(int argc, char **argv) {
                  "inject a fault (repeatable): link:DEVICE:AXIS(+|-):slow=F, "
                  "link:DEVICE:AXIS(+|-):fail, device:DEVICE:fail, "
                  "dcn:slow=F, dcn:SLICE:slow=F");
-  app.add_flag("--sync-collectives", opts.syncCollectives,
-               "run collectives on the compute stream (default: async "
-               "start/done pairs overlapping compute)");
+  app.add_flag("--sync-collectives{all}", opts.syncCollectives,
+               "run collectives on the compute stream: all of them, or "
+               "=KIND,... of all-gather, all-reduce, reduce-scatter, "
+               "all-to-all, collective-permute, as XLA runs a kind whose "
+               "async flag is off (default: async start/done pairs "
+               "overlapping compute)");
   app.add_flag("--no-fusion", opts.noFusion,
                "charge every op its full HBM traffic (default: elementwise "
                "chains fuse into their consumers, as XLA fuses them)");

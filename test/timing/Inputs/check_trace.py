@@ -44,7 +44,8 @@ def main():
     ap.add_argument("trace")
     ap.add_argument("--devices", type=int, required=True,
                     help="the trace must show processes 0..N-1")
-    ap.add_argument("--sync", action="store_true")
+    ap.add_argument("--sync", nargs="?", const="all", default="",
+                    help="collectives on the compute stream: all, or KIND,... (xla-run --sync-collectives)")
     ap.add_argument("--annotation", action="append", default=[])
     a = ap.parse_args()
     with open(a.trace) as f:
@@ -54,6 +55,7 @@ def main():
     if trace.get("displayTimeUnit") not in ("ns", "ms"):
         fail("no displayTimeUnit")
     events = trace["traceEvents"]
+    sync_kinds = set(KINDS) if a.sync == "all" else set(filter(None, a.sync.split(",")))
 
     names, threads, slices = {}, {}, {}
     for e in events:
@@ -98,7 +100,7 @@ def main():
                 fail(f"device {pid} line {tid}: {e['name']} [{ts}, {end}] overlaps an enclosing slice ending at {stack[-1]}")
             stack.append(end)
 
-    collectives = 0
+    collectives = synced = 0
     for pid in names:
         steps = slices.get((pid, 1), [])
         if not steps:
@@ -114,20 +116,22 @@ def main():
                         if s["ts"] - EPS <= e["ts"] <= s["ts"] + s["dur"] + EPS)
             return (step, e["args"]["instruction"])
         for e in slices.get((pid, 4), []):
+            kind = e["name"].removesuffix("-start")
+            if kind in sync_kinds:
+                fail(f"device {pid}: {e['name']} on the Async Collectives line, but {kind} is synchronous")
             if e["name"].endswith("-start"):
                 starts[key(e)] = e
             elif e["name"] in KINDS:
                 transfers[key(e)] = e
         for e in slices.get((pid, 3), []):
             if e["name"].endswith("-done"):
+                if e["name"].removesuffix("-done") in sync_kinds:
+                    fail(f"device {pid}: {e['name']} of a synchronous kind")
                 dones[key(e)] = e
-            elif e["name"] in KINDS and not a.sync:
-                fail(f"device {pid}: collective {e['name']} on the XLA Ops line with async collectives")
-        if a.sync:
-            if starts or dones:
-                fail(f"device {pid}: -start/-done slices with --sync")
-            collectives += sum(1 for e in slices.get((pid, 3), []) if e["name"] in KINDS)
-            continue
+            elif e["name"] in KINDS:
+                if e["name"] not in sync_kinds:
+                    fail(f"device {pid}: collective {e['name']} on the XLA Ops line, but it is asynchronous")
+                synced += 1
         if not (set(starts) == set(transfers) == set(dones)):
             fail(f"device {pid}: collectives without start/transfer/done: "
                  f"{sorted(set(starts) ^ set(dones))} {sorted(set(transfers) ^ set(dones))}")
@@ -144,8 +148,9 @@ def main():
             if not any(e["name"] == name for e in slices.get((pid, 5), [])):
                 fail(f"device {pid} has no annotation {name!r}")
     total = sum(len(v) for v in slices.values())
-    print(f"trace ok: {len(names)} devices, {total} slices, {collectives} "
-          f"{'sync' if a.sync else 'async'} collectives, annotations "
+    counts = ", ".join(f"{n} {mode} collectives" for n, mode in ((synced, "sync"), (collectives, "async"))
+                       if n or (mode == "sync") == bool(a.sync))
+    print(f"trace ok: {len(names)} devices, {total} slices, {counts}, annotations "
           f"{sorted(set(e['name'] for (p, t), v in slices.items() if t == 5 for e in v))}")
 
 
