@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace xspmd::timeline {
 
@@ -65,6 +66,54 @@ bool Event::operator==(const Event &other) const {
 DeviceClock::DeviceClock(int64_t device, const CostModel &model,
                          ClockOptions options)
     : device(device), model(model), options(options) {}
+
+DeviceClock::DeviceClock(const DeviceClock &other, int64_t device)
+    : DeviceClock(other) {
+  this->device = device;
+}
+
+/// Bitwise: the same bits give the same arithmetic later.
+static bool same(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+static bool sameStats(const DeviceStats &a, const DeviceStats &b) {
+  return same(a.compute, b.compute) && same(a.communication, b.communication) &&
+         same(a.busy, b.busy) && same(a.groupWait, b.groupWait) &&
+         same(a.stall, b.stall) && same(a.span, b.span) &&
+         a.computeOps == b.computeOps && a.collectives == b.collectives;
+}
+
+bool DeviceClock::sameTimeline(const DeviceClock &other) const {
+  if (options.recordEvents || other.options.recordEvents ||
+      !(options.sync == other.options.sync) || &model != &other.model ||
+      program != other.program || step != other.step ||
+      programSteps != other.programSteps || runs != other.runs ||
+      !same(stepBegin, other.stepBegin) ||
+      !same(computeFree, other.computeFree) ||
+      !same(queueFree, other.queueFree) || !sameStats(stats, other.stats) ||
+      steps.size() != other.steps.size())
+    return false;
+  for (size_t k = 0; k < steps.size(); ++k)
+    if (!same(steps[k].begin, other.steps[k].begin) ||
+        !same(steps[k].end, other.steps[k].end))
+      return false;
+  return true;
+}
+
+void DeviceClock::followTimeline(const DeviceClock &other) {
+  program = other.program;
+  costs = other.costs;
+  slotOf = other.slotOf;
+  step = other.step;
+  stepBegin = other.stepBegin;
+  computeFree = other.computeFree;
+  queueFree = other.queueFree;
+  steps = other.steps;
+  programSteps = other.programSteps;
+  runs = other.runs;
+  stats = other.stats;
+}
 
 void DeviceClock::record(EventKind kind, int32_t instruction, int32_t scope,
                          double begin, double groupStart, double end) {

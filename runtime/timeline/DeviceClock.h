@@ -107,6 +107,9 @@ public:
     return (mask & bit(kind)) != 0;
   }
   bool isNone() const { return mask == 0; }
+  bool operator==(const SyncCollectives &other) const {
+    return mask == other.mask;
+  }
   /// "none", "all" or the kinds, e.g. "all-gather, reduce-scatter".
   std::string describe() const;
 
@@ -129,6 +132,24 @@ struct ClockOptions {
 class DeviceClock : public runtime::ExecutionObserver {
 public:
   DeviceClock(int64_t device, const CostModel &costs, ClockOptions options);
+  /// `other`'s clock, at the same point (mid-step too), for `device`: the
+  /// timing-only simulator runs devices that stay in step on one clock and
+  /// splits them this way when they part.
+  DeviceClock(const DeviceClock &other, int64_t device);
+
+  /// Whether, between steps, this clock is where `other` is (program, times,
+  /// steps, totals; neither keeps events): a step of the same program with
+  /// the same collective durations and group starts leaves both at the same
+  /// point again.
+  bool sameTimeline(const DeviceClock &other) const;
+  /// Between steps: takes `other`'s timeline (what sameTimeline compares).
+  void followTimeline(const DeviceClock &other);
+  bool recordsEvents() const { return options.recordEvents; }
+  /// How long collective `index` of the current program lasts on `device`
+  /// once its group has met.
+  double collectiveSeconds(int32_t index, int64_t device) const {
+    return model.secondsOn(*costs, index, device);
+  }
 
   int64_t getDevice() const { return device; }
   const std::vector<Event> &getEvents() const { return events; }

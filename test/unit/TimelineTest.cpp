@@ -61,7 +61,8 @@ struct SimRun {
   std::unique_ptr<TimedRun> timed;
 };
 
-SimRun makeRun(bool async, bool mpmd) {
+SimRun makeRun(bool async, bool mpmd,
+               std::vector<int64_t> recordDevices = {0, 1, 2, 3}) {
   SimRun run;
   llvm::Expected<std::unique_ptr<Session>> session =
       Session::loadSource(kModule, "timeline.mlir");
@@ -78,7 +79,7 @@ SimRun makeRun(bool async, bool mpmd) {
   TimingOptions options;
   options.syncCollectives =
       async ? SyncCollectives::none() : SyncCollectives::all();
-  options.recordDevices = {0, 1, 2, 3};
+  options.recordDevices = std::move(recordDevices);
   llvm::Expected<std::unique_ptr<TimedRun>> timed =
       TimedRun::create(run.session->getModule(), *run.runner, options);
   EXPECT_TRUE(static_cast<bool>(timed)) << llvm::toString(timed.takeError());
@@ -119,6 +120,58 @@ TEST_P(NumericVsTimingOnly, SameEvents) {
     EXPECT_EQ(a.getStats().busy, b.getStats().busy);
     EXPECT_EQ(a.getStats().groupWait, b.getStats().groupWait);
   }
+  EXPECT_EQ(numeric.timed->renderTrace("t"), timing.timed->renderTrace("t"));
+}
+
+static void expectSameStats(const DeviceStats &a, const DeviceStats &b,
+                            int64_t device) {
+  EXPECT_EQ(a.compute, b.compute) << "device " << device;
+  EXPECT_EQ(a.communication, b.communication) << "device " << device;
+  EXPECT_EQ(a.busy, b.busy) << "device " << device;
+  EXPECT_EQ(a.groupWait, b.groupWait) << "device " << device;
+  EXPECT_EQ(a.stall, b.stall) << "device " << device;
+  EXPECT_EQ(a.span, b.span) << "device " << device;
+  EXPECT_EQ(a.computeOps, b.computeOps) << "device " << device;
+  EXPECT_EQ(a.collectives, b.collectives) << "device " << device;
+}
+
+TEST_P(NumericVsTimingOnly, SharedClocksGiveEveryDeviceItsOwnTimeline) {
+  // Only device 3 keeps events: the timing-only run walks devices 0-2 on
+  // shared clocks while they stay in step (mpmd: device 2 runs @other, and
+  // device 0's all-gather group waits for it while device 1's does not:
+  // the class of devices 0 and 1 splits in the first round).
+  auto [async, mpmd] = GetParam();
+  SimRun numeric = makeRun(async, mpmd, {3});
+  SimRun timing = makeRun(async, mpmd, {3});
+  std::vector<Tensor> inputs;
+  for (const ValueLayout &arg : numeric.runner->getArguments())
+    inputs.push_back(generateInput(arg.global, 7, inputs.size()));
+  for (int step = 0; step < 3; ++step) {
+    llvm::Expected<std::vector<Tensor>> out =
+        numeric.runner->run(inputs, numeric.timed->getObservers());
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    llvm::Error err = timing.timed->runTimingOnlyStep();
+    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+  for (int64_t d = 0; d < 4; ++d) {
+    const DeviceClock &a = numeric.timed->getClock(d);
+    const DeviceClock &b = timing.timed->getClock(d);
+    EXPECT_EQ(b.getDevice(), d);
+    ASSERT_TRUE(b.getProgram());
+    EXPECT_EQ(a.getProgram()->name, b.getProgram()->name);
+    EXPECT_EQ(a.getRuns(), b.getRuns());
+    ASSERT_EQ(b.getSteps().size(), 3u);
+    for (size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(a.getSteps()[k].begin, b.getSteps()[k].begin);
+      EXPECT_EQ(a.getSteps()[k].end, b.getSteps()[k].end);
+    }
+    expectSameStats(a.getStats(), b.getStats(), d);
+  }
+  // Devices 0 and 1 parted (async mpmd: they end at different points) or
+  // stayed in step.
+  if (async || !mpmd)
+    EXPECT_EQ(timing.timed->getClock(0).sameTimeline(timing.timed->getClock(1)),
+              !mpmd);
   EXPECT_EQ(numeric.timed->renderTrace("t"), timing.timed->renderTrace("t"));
 }
 
