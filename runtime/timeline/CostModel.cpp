@@ -154,6 +154,7 @@ CostModel::addProgram(const runtime::Program &program) {
     }
     }
   }
+  costs->slots = planClockSlots(program);
   const ProgramCosts *result = costs.get();
   programs[&program] = std::move(costs);
   return result;

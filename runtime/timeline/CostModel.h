@@ -18,6 +18,7 @@
 #include "runtime/cost/CollectiveCost.h"
 #include "runtime/cost/ComputeCost.h"
 #include "runtime/exec/Program.h"
+#include "runtime/timeline/ClockSlots.h"
 #include "runtime/topology/Topology.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -64,6 +65,9 @@ struct ProgramCosts {
   std::vector<int32_t> collective;
   /// For compute instructions: the roofline detail.
   std::vector<cost::ComputeEstimate> compute;
+  /// Where the device clocks keep the program's slots (planned once here,
+  /// shared by every device running the program).
+  ClockSlots slots;
 };
 
 struct CostModelOptions {

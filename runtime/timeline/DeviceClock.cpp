@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
 
 namespace xspmd::timeline {
 
@@ -66,6 +67,54 @@ DeviceClock::DeviceClock(int64_t device, const CostModel &model,
                          ClockOptions options)
     : device(device), model(model), options(options) {}
 
+DeviceClock::DeviceClock(const DeviceClock &other, int64_t device)
+    : DeviceClock(other) {
+  this->device = device;
+}
+
+/// Bitwise: the same bits give the same arithmetic later.
+static bool same(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+
+static bool sameStats(const DeviceStats &a, const DeviceStats &b) {
+  return same(a.compute, b.compute) && same(a.communication, b.communication) &&
+         same(a.busy, b.busy) && same(a.groupWait, b.groupWait) &&
+         same(a.stall, b.stall) && same(a.span, b.span) &&
+         a.computeOps == b.computeOps && a.collectives == b.collectives;
+}
+
+bool DeviceClock::sameTimeline(const DeviceClock &other) const {
+  if (options.recordEvents || other.options.recordEvents ||
+      !(options.sync == other.options.sync) || &model != &other.model ||
+      program != other.program || step != other.step ||
+      programSteps != other.programSteps || runs != other.runs ||
+      !same(stepBegin, other.stepBegin) ||
+      !same(computeFree, other.computeFree) ||
+      !same(queueFree, other.queueFree) || !sameStats(stats, other.stats) ||
+      steps.size() != other.steps.size())
+    return false;
+  for (size_t k = 0; k < steps.size(); ++k)
+    if (!same(steps[k].begin, other.steps[k].begin) ||
+        !same(steps[k].end, other.steps[k].end))
+      return false;
+  return true;
+}
+
+void DeviceClock::followTimeline(const DeviceClock &other) {
+  program = other.program;
+  costs = other.costs;
+  slotOf = other.slotOf;
+  step = other.step;
+  stepBegin = other.stepBegin;
+  computeFree = other.computeFree;
+  queueFree = other.queueFree;
+  steps = other.steps;
+  programSteps = other.programSteps;
+  runs = other.runs;
+  stats = other.stats;
+}
+
 void DeviceClock::record(EventKind kind, int32_t instruction, int32_t scope,
                          double begin, double groupStart, double end) {
   if (options.recordEvents)
@@ -75,25 +124,41 @@ void DeviceClock::record(EventKind kind, int32_t instruction, int32_t scope,
 
 void DeviceClock::beginProgram(const runtime::Program &p) {
   ++step;
-  if (program != &p)
-    runs.assign(p.instructions.size(), 0);
+  if (program != &p) {
+    programSteps = 0;
+    runs.clear();
+  }
   program = &p;
   costs = &model.costsOf(p);
+  const ClockSlots &plan = costs->slots;
+  slotOf = plan.of.data();
+  // Only a program with loops or cases runs an instruction other than once
+  // per step.
+  ++programSteps;
+  if (plan.hasRegions && runs.empty())
+    runs.assign(p.instructions.size(), 0);
   stepBegin = std::max(computeFree, queueFree);
   computeFree = queueFree = stepBegin;
   // Arguments and constants are in HBM when the step starts.
-  ready.assign(p.numSlots, stepBegin);
-  pendingDone.assign(p.numSlots, -1);
+  ready.assign(plan.count, stepBegin);
+  pendingDone.assign(plan.count, -1);
   isOpen.assign(p.instructions.size(), false);
   openCollectives.clear();
-  computeBusy.clear();
-  transfers.clear();
+  openKept = 0;
+}
+
+std::vector<int64_t> DeviceClock::getRuns() const {
+  if (!program)
+    return {};
+  if (costs->slots.hasRegions)
+    return runs;
+  return std::vector<int64_t>(program->instructions.size(), programSteps);
 }
 
 void DeviceClock::done(int32_t index, int32_t scope) {
   const runtime::Instruction &inst = program->instructions[index];
   double begin = computeFree;
-  double end = std::max(begin, ready[inst.results[0]]);
+  double end = std::max(begin, ready[slotOf[inst.results[0]]]);
   computeFree = end;
   stats.stall += end - begin;
   isOpen[index] = false;
@@ -102,7 +167,8 @@ void DeviceClock::done(int32_t index, int32_t scope) {
 
 void DeviceClock::onInstruction(int32_t index) {
   const runtime::Instruction &inst = program->instructions[index];
-  ++runs[index];
+  if (!runs.empty())
+    ++runs[index];
   // A loop or case takes no time itself; the instructions of its regions are
   // reported as they run (a loop's at each iteration).
   if (inst.kind == runtime::InstructionKind::Loop ||
@@ -110,27 +176,31 @@ void DeviceClock::onInstruction(int32_t index) {
     return;
   if (inst.kind == runtime::InstructionKind::View) {
     // Same buffer: ready (and awaited) with its operand.
+    int32_t operand = slotOf[inst.operands[0]];
     for (int32_t r : inst.results) {
-      ready[r] = ready[inst.operands[0]];
-      pendingDone[r] = pendingDone[inst.operands[0]];
+      ready[slotOf[r]] = ready[operand];
+      pendingDone[slotOf[r]] = pendingDone[operand];
     }
     return;
   }
   assert(inst.kind == runtime::InstructionKind::Compute &&
          "collectives go through issueCollective");
-  for (int32_t s : inst.operands)
-    if (pendingDone[s] >= 0 && isOpen[pendingDone[s]])
-      done(pendingDone[s], inst.scope);
+  for (int32_t s : inst.operands) {
+    int32_t awaited = pendingDone[slotOf[s]];
+    if (awaited >= 0 && isOpen[awaited])
+      done(awaited, inst.scope);
+  }
   double begin = computeFree;
   for (int32_t s : inst.operands)
-    begin = std::max(begin, ready[s]);
+    begin = std::max(begin, ready[slotOf[s]]);
   double end = begin + costs->seconds[index];
   computeFree = end;
   for (int32_t r : inst.results) {
-    ready[r] = end;
-    pendingDone[r] = -1;
+    ready[slotOf[r]] = end;
+    pendingDone[slotOf[r]] = -1;
   }
-  computeBusy.push_back({begin, end});
+  busy.add(begin, end);
+  busy.settle(horizon());
   stats.compute += end - begin;
   ++stats.computeOps;
   record(EventKind::Compute, index, inst.scope, begin, begin, end);
@@ -138,7 +208,7 @@ void DeviceClock::onInstruction(int32_t index) {
 
 double DeviceClock::issueCollective(int32_t index) {
   const runtime::Instruction &inst = program->instructions[index];
-  double operandReady = ready[inst.operands[0]];
+  double operandReady = ready[slotOf[inst.operands[0]]];
   // One collective at a time per device: a synchronous one also waits for
   // the async ones before it (only differs when some kinds are async).
   issued = isAsync(inst) ? std::max(operandReady, queueFree)
@@ -150,17 +220,23 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
   const runtime::Instruction &inst = program->instructions[index];
   double start = std::max(groupStart, issued);
   double end = start + model.secondsOn(*costs, index, device);
-  ++runs[index];
+  if (!runs.empty())
+    ++runs[index];
   ++stats.collectives;
-  transfers.push_back({start, end});
   stats.communication += end - start;
   stats.groupWait += start - issued;
-  int32_t result = inst.results[0];
+  int32_t result = slotOf[inst.results[0]];
   ready[result] = end;
   if (isAsync(inst)) {
     queueFree = end;
     pendingDone[result] = index;
     isOpen[index] = true;
+    // Drop the collectives already done once the list has doubled, so it
+    // holds the open ones, not every collective of the step.
+    if (openCollectives.size() >= 2 * openKept + 16) {
+      llvm::erase_if(openCollectives, [&](int32_t c) { return !isOpen[c]; });
+      openKept = openCollectives.size();
+    }
     openCollectives.push_back(index);
     record(EventKind::AsyncCollective, index, inst.scope, issued, start, end);
   } else {
@@ -168,6 +244,8 @@ void DeviceClock::startCollective(int32_t index, double groupStart) {
     pendingDone[result] = -1;
     record(EventKind::SyncCollective, index, inst.scope, issued, start, end);
   }
+  busy.add(start, end);
+  busy.settle(horizon());
 }
 
 void DeviceClock::onCopy(llvm::ArrayRef<int32_t> from,
@@ -175,34 +253,11 @@ void DeviceClock::onCopy(llvm::ArrayRef<int32_t> from,
   // Same buffers: ready (and awaited) with their sources.
   llvm::SmallVector<std::pair<double, int32_t>, 4> values;
   for (int32_t s : from)
-    values.push_back({ready[s], pendingDone[s]});
+    values.push_back({ready[slotOf[s]], pendingDone[slotOf[s]]});
   for (auto [slot, value] : llvm::zip_equal(to, values)) {
-    ready[slot] = value.first;
-    pendingDone[slot] = value.second;
+    ready[slotOf[slot]] = value.first;
+    pendingDone[slotOf[slot]] = value.second;
   }
-}
-
-/// Length of the union of two lists of disjoint intervals, each sorted.
-template <typename Interval>
-static double unionLength(const std::vector<Interval> &a,
-                          const std::vector<Interval> &b) {
-  double total = 0;
-  for (const Interval &i : a)
-    total += i.end - i.begin;
-  for (const Interval &i : b)
-    total += i.end - i.begin;
-  size_t i = 0, j = 0;
-  while (i < a.size() && j < b.size()) {
-    double lo = std::max(a[i].begin, b[j].begin);
-    double hi = std::min(a[i].end, b[j].end);
-    if (hi > lo)
-      total -= hi - lo;
-    if (a[i].end < b[j].end)
-      ++i;
-    else
-      ++j;
-  }
-  return total;
 }
 
 void DeviceClock::endProgram() {
@@ -213,7 +268,7 @@ void DeviceClock::endProgram() {
   double stepEnd = std::max(computeFree, queueFree);
   steps.push_back({stepBegin, stepEnd});
   stats.span += stepEnd - stepBegin;
-  stats.busy += unionLength(computeBusy, transfers);
+  stats.busy += busy.finish();
   computeFree = queueFree = stepEnd;
 }
 

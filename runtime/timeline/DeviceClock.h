@@ -32,8 +32,10 @@
 #define XSPMD_RUNTIME_TIMELINE_DEVICECLOCK_H
 
 #include "runtime/exec/ExecutionObserver.h"
+#include "runtime/timeline/BusyUnion.h"
 #include "runtime/timeline/CostModel.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace xspmd::timeline {
@@ -105,6 +107,9 @@ public:
     return (mask & bit(kind)) != 0;
   }
   bool isNone() const { return mask == 0; }
+  bool operator==(const SyncCollectives &other) const {
+    return mask == other.mask;
+  }
   /// "none", "all" or the kinds, e.g. "all-gather, reduce-scatter".
   std::string describe() const;
 
@@ -127,6 +132,24 @@ struct ClockOptions {
 class DeviceClock : public runtime::ExecutionObserver {
 public:
   DeviceClock(int64_t device, const CostModel &costs, ClockOptions options);
+  /// `other`'s clock, at the same point (mid-step too), for `device`: the
+  /// timing-only simulator runs devices that stay in step on one clock and
+  /// splits them this way when they part.
+  DeviceClock(const DeviceClock &other, int64_t device);
+
+  /// Whether, between steps, this clock is where `other` is (program, times,
+  /// steps, totals; neither keeps events): a step of the same program with
+  /// the same collective durations and group starts leaves both at the same
+  /// point again.
+  bool sameTimeline(const DeviceClock &other) const;
+  /// Between steps: takes `other`'s timeline (what sameTimeline compares).
+  void followTimeline(const DeviceClock &other);
+  bool recordsEvents() const { return options.recordEvents; }
+  /// How long collective `index` of the current program lasts on `device`
+  /// once its group has met.
+  double collectiveSeconds(int32_t index, int64_t device) const {
+    return model.secondsOn(*costs, index, device);
+  }
 
   int64_t getDevice() const { return device; }
   const std::vector<Event> &getEvents() const { return events; }
@@ -135,7 +158,7 @@ public:
   /// The program of the last step.
   const runtime::Program *getProgram() const { return program; }
   /// Per instruction of that program: how often it ran, over all steps.
-  const std::vector<int64_t> &getRuns() const { return runs; }
+  std::vector<int64_t> getRuns() const;
 
   void beginProgram(const runtime::Program &program) override;
   void onInstruction(int32_t index) override;
@@ -146,9 +169,6 @@ public:
   void endProgram() override;
 
 private:
-  struct Interval {
-    double begin, end;
-  };
   void record(EventKind kind, int32_t instruction, int32_t scope, double begin,
               double groupStart, double end);
   /// The compute stream reaches the done of async collective `index`.
@@ -156,6 +176,9 @@ private:
   bool isAsync(const runtime::Instruction &collective) const {
     return !options.sync.contains(collective.collective->kind);
   }
+  /// No compute op or transfer added later begins before this (a
+  /// synchronous collective starts after both the stream and the queue).
+  double horizon() const { return std::min(computeFree, queueFree); }
 
   int64_t device;
   const CostModel &model;
@@ -163,18 +186,25 @@ private:
   const runtime::Program *program = nullptr;
   const ProgramCosts *costs = nullptr;
   int32_t step = -1;
+  /// The program's slots in `ready` and `pendingDone` (costs->slots).
+  const int32_t *slotOf = nullptr;
   double stepBegin = 0, computeFree = 0, queueFree = 0, issued = 0;
-  /// Per slot: when its value is ready, and the async collective whose
-  /// done it waits for (-1: none).
+  /// Per clock slot: when its value is ready, and the async collective
+  /// whose done it waits for (-1: none).
   std::vector<double> ready;
   std::vector<int32_t> pendingDone;
-  /// Async collectives of this step whose done has not been reached, in
-  /// program order.
+  /// Async collectives of this step whose done may not have been reached,
+  /// in program order (closed ones are dropped now and then).
   std::vector<int32_t> openCollectives;
+  size_t openKept = 0;
   std::vector<bool> isOpen;
-  std::vector<Interval> computeBusy, transfers;
+  /// This step's compute intervals and transfers.
+  BusyUnion busy;
   std::vector<Event> events;
   std::vector<StepSpan> steps;
+  /// Steps run with `program`, and, for a program with loops or cases,
+  /// how often each instruction ran in them.
+  int64_t programSteps = 0;
   std::vector<int64_t> runs;
   DeviceStats stats;
 };

@@ -8,6 +8,15 @@
 // its members. The result is the timeline the numeric run gives (a test
 // asserts it), at a cost of a few operations per device and instruction.
 //
+// Devices in step share one clock: a clock is a pure function of its
+// program, its collectives' durations and its groups' start times, so
+// devices that start a step at the same point (DeviceClock::sameTimeline)
+// and run the same program form a class walked once. A class splits when
+// its members' groups start at different times or their collectives last
+// differently; at the end of the step every member takes its class's
+// timeline. An SPMD program on a symmetric topology walks one clock for
+// thousands of devices, with the same numbers as one clock per device.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef XSPMD_RUNTIME_TIMELINE_TIMINGSIMULATOR_H

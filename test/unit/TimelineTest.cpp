@@ -14,6 +14,9 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <random>
+
 using namespace xspmd;
 using namespace xspmd::runtime;
 using namespace xspmd::timeline;
@@ -58,7 +61,8 @@ struct SimRun {
   std::unique_ptr<TimedRun> timed;
 };
 
-SimRun makeRun(bool async, bool mpmd) {
+SimRun makeRun(bool async, bool mpmd,
+               std::vector<int64_t> recordDevices = {0, 1, 2, 3}) {
   SimRun run;
   llvm::Expected<std::unique_ptr<Session>> session =
       Session::loadSource(kModule, "timeline.mlir");
@@ -75,7 +79,7 @@ SimRun makeRun(bool async, bool mpmd) {
   TimingOptions options;
   options.syncCollectives =
       async ? SyncCollectives::none() : SyncCollectives::all();
-  options.recordDevices = {0, 1, 2, 3};
+  options.recordDevices = std::move(recordDevices);
   llvm::Expected<std::unique_ptr<TimedRun>> timed =
       TimedRun::create(run.session->getModule(), *run.runner, options);
   EXPECT_TRUE(static_cast<bool>(timed)) << llvm::toString(timed.takeError());
@@ -116,6 +120,58 @@ TEST_P(NumericVsTimingOnly, SameEvents) {
     EXPECT_EQ(a.getStats().busy, b.getStats().busy);
     EXPECT_EQ(a.getStats().groupWait, b.getStats().groupWait);
   }
+  EXPECT_EQ(numeric.timed->renderTrace("t"), timing.timed->renderTrace("t"));
+}
+
+static void expectSameStats(const DeviceStats &a, const DeviceStats &b,
+                            int64_t device) {
+  EXPECT_EQ(a.compute, b.compute) << "device " << device;
+  EXPECT_EQ(a.communication, b.communication) << "device " << device;
+  EXPECT_EQ(a.busy, b.busy) << "device " << device;
+  EXPECT_EQ(a.groupWait, b.groupWait) << "device " << device;
+  EXPECT_EQ(a.stall, b.stall) << "device " << device;
+  EXPECT_EQ(a.span, b.span) << "device " << device;
+  EXPECT_EQ(a.computeOps, b.computeOps) << "device " << device;
+  EXPECT_EQ(a.collectives, b.collectives) << "device " << device;
+}
+
+TEST_P(NumericVsTimingOnly, SharedClocksGiveEveryDeviceItsOwnTimeline) {
+  // Only device 3 keeps events: the timing-only run walks devices 0-2 on
+  // shared clocks while they stay in step (mpmd: device 2 runs @other, and
+  // device 0's all-gather group waits for it while device 1's does not:
+  // the class of devices 0 and 1 splits in the first round).
+  auto [async, mpmd] = GetParam();
+  SimRun numeric = makeRun(async, mpmd, {3});
+  SimRun timing = makeRun(async, mpmd, {3});
+  std::vector<Tensor> inputs;
+  for (const ValueLayout &arg : numeric.runner->getArguments())
+    inputs.push_back(generateInput(arg.global, 7, inputs.size()));
+  for (int step = 0; step < 3; ++step) {
+    llvm::Expected<std::vector<Tensor>> out =
+        numeric.runner->run(inputs, numeric.timed->getObservers());
+    ASSERT_TRUE(static_cast<bool>(out)) << llvm::toString(out.takeError());
+    llvm::Error err = timing.timed->runTimingOnlyStep();
+    ASSERT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+  for (int64_t d = 0; d < 4; ++d) {
+    const DeviceClock &a = numeric.timed->getClock(d);
+    const DeviceClock &b = timing.timed->getClock(d);
+    EXPECT_EQ(b.getDevice(), d);
+    ASSERT_TRUE(b.getProgram());
+    EXPECT_EQ(a.getProgram()->name, b.getProgram()->name);
+    EXPECT_EQ(a.getRuns(), b.getRuns());
+    ASSERT_EQ(b.getSteps().size(), 3u);
+    for (size_t k = 0; k < 3; ++k) {
+      EXPECT_EQ(a.getSteps()[k].begin, b.getSteps()[k].begin);
+      EXPECT_EQ(a.getSteps()[k].end, b.getSteps()[k].end);
+    }
+    expectSameStats(a.getStats(), b.getStats(), d);
+  }
+  // Devices 0 and 1 parted (async mpmd: they end at different points) or
+  // stayed in step.
+  if (async || !mpmd)
+    EXPECT_EQ(timing.timed->getClock(0).sameTimeline(timing.timed->getClock(1)),
+              !mpmd);
   EXPECT_EQ(numeric.timed->renderTrace("t"), timing.timed->renderTrace("t"));
 }
 
@@ -162,8 +218,10 @@ TEST(DeviceClock, AsyncCollectivesOverlapCompute) {
   EXPECT_DOUBLE_EQ(s.compute, t.matmul + t.slice + t.add + t.tanh);
   EXPECT_DOUBLE_EQ(s.communication, t.gather + t.reduce);
   EXPECT_EQ(s.groupWait, 0);
-  EXPECT_LE(s.busy, s.span);
+  // Never idle: one busy segment, the whole step.
   EXPECT_GT(s.busy, s.compute);
+  EXPECT_EQ(s.busy, s.span);
+  EXPECT_EQ(s.dutyCycle(), 1.0);
 }
 
 TEST(DeviceClock, SyncCollectivesBlockTheStream) {
@@ -188,10 +246,138 @@ TEST(DeviceClock, GroupsWaitForTheirLastMember) {
   double late = c.seconds[0] + c.seconds[1];
   const DeviceStats &waiting = run.timed->getClock(0).getStats();
   EXPECT_DOUBLE_EQ(waiting.groupWait, late);
+  // Idle only while it waits for its group.
+  EXPECT_DOUBLE_EQ(waiting.busy, waiting.span - late);
+  EXPECT_DOUBLE_EQ(waiting.dutyCycle(), (waiting.span - late) / waiting.span);
   EXPECT_EQ(run.timed->getClock(2).getStats().groupWait, 0);
   // Devices 1 and 3 are in the other all-gather group: no wait there.
   EXPECT_LT(run.timed->getClock(1).getStats().dutyCycle(), 1.0);
   EXPECT_EQ(run.timed->getClock(2).getStats().dutyCycle(), 1.0);
+}
+
+/// Feeds a compute stream and a transfer stream (each in time order) into a
+/// BusyUnion in the given interleaving, settling at the clock's horizon.
+struct TwoStreams {
+  BusyUnion busy;
+  double computeFree = 0, queueFree = 0;
+  void compute(double begin, double end) {
+    busy.add(begin, end);
+    computeFree = end;
+    busy.settle(std::min(computeFree, queueFree));
+  }
+  void transfer(double begin, double end) {
+    busy.add(begin, end);
+    queueFree = end;
+    busy.settle(std::min(computeFree, queueFree));
+  }
+};
+
+TEST(BusyUnion, InterleavedComputeAndTransfers) {
+  TwoStreams s;
+  s.compute(0, 2);
+  s.transfer(1, 4);   // overlaps [0, 2] and the next compute op
+  s.compute(2, 3);    // touches [0, 2], inside [1, 4]
+  s.compute(5, 8);    // disjoint: idle from 4 to 5
+  s.transfer(6, 7);   // nested in [5, 8]
+  s.transfer(8, 9);   // touches [5, 8]
+  s.compute(10, 11);  // disjoint
+  s.transfer(12, 13); // disjoint, after the compute stream ends
+  // [0, 4] + [5, 9] + [10, 11] + [12, 13].
+  EXPECT_EQ(s.busy.finish(), 10.0);
+  // The next step starts over.
+  s.compute(13, 14.5);
+  EXPECT_EQ(s.busy.finish(), 1.5);
+}
+
+TEST(BusyUnion, EarlyTransferCoversComputeOpsAlreadyAdded) {
+  // An async start issued at the step's start is added after the compute
+  // ops it overlaps (its operand was an argument, the queue was free).
+  TwoStreams s;
+  s.compute(0, 1);
+  s.compute(1, 2);
+  s.compute(3, 4);
+  s.compute(5, 6);
+  // Nothing is final while the queue may still start at 0.
+  EXPECT_EQ(s.busy.getOpenSegments(), 3u);
+  s.transfer(0.5, 5.5);
+  EXPECT_EQ(s.busy.getOpenSegments(), 1u);
+  s.compute(6, 6); // takes no time
+  s.compute(7, 8);
+  s.transfer(9, 10);
+  // [0, 6] + [7, 8] + [9, 10]. The horizon is 8 (the compute stream): [0, 6]
+  // is final; a compute op starting at 8 could still extend [7, 8].
+  EXPECT_EQ(s.busy.getOpenSegments(), 2u);
+  EXPECT_EQ(s.busy.finish(), 8.0);
+}
+
+TEST(BusyUnion, MatchesSortedUnionOnRandomStreams) {
+  // Integer times: every sum is exact, so the lengths must be equal.
+  std::mt19937 rng(42);
+  for (int trial = 0; trial < 200; ++trial) {
+    auto stream = [&](int n) {
+      std::vector<std::pair<double, double>> s;
+      double t = 0;
+      for (int i = 0; i < n; ++i) {
+        t += static_cast<double>(rng() % 3); // 0: touching
+        double end = t + static_cast<double>(rng() % 5);
+        s.push_back({t, end});
+        t = end;
+      }
+      return s;
+    };
+    std::vector<std::pair<double, double>> compute = stream(rng() % 20),
+                                           transfers = stream(rng() % 8);
+    TwoStreams s;
+    size_t i = 0, j = 0;
+    while (i < compute.size() || j < transfers.size()) {
+      if (j == transfers.size() || (i < compute.size() && rng() % 2)) {
+        s.compute(compute[i].first, compute[i].second);
+        ++i;
+      } else {
+        s.transfer(transfers[j].first, transfers[j].second);
+        ++j;
+      }
+    }
+    std::vector<std::pair<double, double>> all = compute;
+    all.insert(all.end(), transfers.begin(), transfers.end());
+    std::sort(all.begin(), all.end());
+    double expected = 0, reach = -1;
+    for (auto [begin, end] : all) {
+      if (begin > reach)
+        expected += end - begin;
+      else if (end > reach)
+        expected += end - reach;
+      reach = std::max(reach, end);
+    }
+    EXPECT_EQ(s.busy.finish(), expected) << "trial " << trial;
+  }
+}
+
+TEST(ClockSlots, OnlyCollectiveTimesTakeSlots) {
+  SimRun run = makeRun(/*async=*/true, /*mpmd=*/false);
+  const Program &p = *run.runner->getDevicePrograms()[0];
+  const ClockSlots &plan = run.timed->getCostModel().costsOf(p).slots;
+  ASSERT_FALSE(plan.hasRegions);
+  // %a, %w: never written.
+  for (int32_t s : p.argSlots)
+    EXPECT_EQ(plan.of[s], ClockSlots::kEntry);
+  // Instructions: 0 all_gather %a, 1 matmul (read by 2), 2 all_reduce,
+  // 3 slice of the gather, 4 add, 5 tanh.
+  auto slotOf = [&](int i) { return plan.of[p.instructions[i].results[0]]; };
+  ASSERT_EQ(p.instructions[2].kind, InstructionKind::Collective);
+  int32_t gather = slotOf(0), matmul = slotOf(1), reduce = slotOf(2);
+  EXPECT_GE(gather, 2);
+  EXPECT_GE(matmul, 2);
+  EXPECT_GE(reduce, 2);
+  // Live at once: the gather (until the slice) with the matmul, and with
+  // the reduce (written while the matmul is still read).
+  EXPECT_NE(gather, matmul);
+  EXPECT_NE(gather, reduce);
+  EXPECT_NE(matmul, reduce);
+  // The add and tanh results: no collective reads them.
+  EXPECT_EQ(slotOf(4), ClockSlots::kSink);
+  EXPECT_EQ(slotOf(5), ClockSlots::kSink);
+  EXPECT_LT(plan.count, p.numSlots);
 }
 
 TEST(TimingSimulator, ReportsDevicesThatNeverJoin) {
