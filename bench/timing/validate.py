@@ -8,13 +8,10 @@ Collectives (notes 5.1): the scaling book's Pop Quiz 2 all-gathers on a v5e
 8x4, run as one-collective SPMD programs.
 
 Training steps (notes 5.2): hand-written SPMD programs (gen_spmd_transformer.py)
-with the published model shapes and parallelism. Each is simulated with 1 and
-2 layers; the difference is one layer in steady state, and the whole step of
-the published depth L is T(1) + (L - 1) (T(2) - T(1)) (exact for these
-programs: every layer after the first repeats the same schedule; checked
-against a 4-layer run). The step keeps what happens once: the first layer's
-exposed weight gathers and, at the end, the gradient collectives (over DCN
-too) that the last backward layer cannot hide. MFU = the step's model FLOPs
+with the published model shapes and parallelism, simulated at the published
+depth L (every layer: the second of two layers is not yet in steady state,
+and the gradients' DCN all-reduce over several slices queues after the
+backward, so the step is not T(1) + (L - 1) (T(2) - T(1))). MFU = the step's model FLOPs
 per device (6 x parameters x tokens + 12 x seq x attention width x tokens
 per layer, PaLM's appendix B, no recompute) / (step time x the chip's bf16
 peak). L is the published depth: MaxText's from global_parameter_scale or
@@ -132,41 +129,28 @@ def tpu7x_gemm_case(xla_run, workdir, rows, m, measured_tflops):
 
 def layer_case(xla_run, workdir, rows, name, source, gen, topology, slices, chip,
                devices, tokens, layer_params, attn_width, seq, measured_mfu, note, depth,
-               full_depth=False, count_attention=True, kind="prediction", run_flags=()):
+               count_attention=True, kind="prediction", run_flags=()):
     # kind: "prediction" of the measured run, or a "bound" that brackets it
     # (a schedule or remat policy the run did not use); bounds are listed but
     # not counted against the 15% goal.
-    # full_depth: simulate all `depth` layers (when the step is not linear in
-    # the layer count, e.g. every layer's DCN all-reduce queued at the end).
-    # The memory limit is waived: the memory analysis keeps every value, a
-    # kernel's scores too (memory follows program order, section 13).
-    times = []
-    for layers in ((depth,) if full_depth else (1, 2)):
-        text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
-                               "--layers", str(layers)] + gen, capture_output=True, text=True,
-                              check=True).stdout
-        flags = [f"--topology={topology}", f"--slices={slices}"] + list(run_flags)
-        if full_depth:
-            flags.append("--ignore-memory-limit")
-        out = run(xla_run, text, flags, workdir, f"case_{len(rows)}_{layers}")
-        times.append(step_time(out))
+    # All `depth` layers are simulated: the step is not linear in the layer
+    # count (the second of two layers is not yet in steady state, DCN
+    # all-reduces queue after the backward). The memory limit is waived: the
+    # memory analysis keeps every value, a kernel's scores too (memory
+    # follows program order, section 13).
+    text = subprocess.run([sys.executable, os.path.join(HERE, "gen_spmd_transformer.py"),
+                           "--layers", str(depth)] + gen, capture_output=True, text=True,
+                          check=True).stdout
+    flags = [f"--topology={topology}", f"--slices={slices}", "--ignore-memory-limit"] + list(run_flags)
+    step = step_time(run(xla_run, text, flags, workdir, f"case_{len(rows)}"))
     # Model FLOPs as the measurement counts them: 6 N per token for the
     # layers' N parameters and the attention's 12 x seq x width per token and
     # layer, unless the source leaves it out.
     flops = depth * (6 * layer_params * tokens + (12 * seq * attn_width * tokens if count_attention else 0)) / devices
-    if full_depth:
-        step = times[0]
-        rows.append(dict(case=name, source=source, metric="MFU (%)", kind=kind, measured=measured_mfu,
-                         predicted=flops / (step * PEAK[chip]) * 100,
-                         note=note + f"; {depth} layers simulated; step {step:.3f} s"))
-        return
-    layer = times[1] - times[0]
-    step = times[0] + (depth - 1) * layer
-    mfu = flops / (step * PEAK[chip]) * 100
-    once = times[0] - layer
     rows.append(dict(case=name, source=source, metric="MFU (%)", kind=kind, measured=measured_mfu,
-                     predicted=mfu, note=note + f"; {depth} layers; one layer {layer * 1e3:.1f} ms, "
-                     f"step {step:.3f} s of which {once * 1e3:.1f} ms once (first gathers, last gradients)"))
+                     predicted=flops / (step * PEAK[chip]) * 100,
+                     note=note + f"; {depth} layers simulated; step {step:.3f} s ({step / depth * 1e3:.1f} ms per "
+                     "layer)"))
 
 
 def unreproduced(case, source, metric, measured, note):
@@ -240,8 +224,8 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
     fusion. `seq` is max_target_length; `count_attention` follows how the
     source counts model FLOPs. `sync` lists the collective kinds the run
     kept synchronous (xla-run --sync-collectives). Over several slices the gradients' DCN
-    all-reduce runs after the backward (DCN_SCHEDULE), every layer
-    simulated; `dcn_overlap` overlaps it with the backward instead (a
+    all-reduce runs after the backward (DCN_SCHEDULE);
+    `dcn_overlap` overlaps it with the backward instead (a
     bound)."""
     S = seq
     D, H, Dh, F, L = model["d"], model["heads"], model["head_dim"], model["ffn"], model["layers"]
@@ -255,8 +239,7 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
     collective_matmul = collective_matmul and MODEL.collective_matmul and tensor > 1
     gen += (["--flash-attention"] if flash else []) + (["--collective-matmul"] if collective_matmul else [])
     gen += list(extra)
-    full_depth = slices > 1 and not dcn_overlap
-    if full_depth:
+    if slices > 1 and not dcn_overlap:
         gen.append("--dcn-after-backward")
     layer_params = 4 * D * A + (3 if gated else 2) * D * F
     parallel = f"fsdp {chips // tensor}" + (f" x tensor {tensor}" if tensor > 1 else "")
@@ -271,7 +254,7 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
             + ("" if count_attention else ", MFU of 6 x parameters (no attention term)"))
     layer_case(xla_run, workdir, rows, name, source, gen, f"{chip}:{shape}", slices, chip, chips * slices,
                per_device_batch * chips * slices * S, layer_params, A, S, measured,
-               desc + (f"; {note}" if note else ""), L, full_depth=full_depth, count_attention=count_attention,
+               desc + (f"; {note}" if note else ""), L, count_attention=count_attention,
                kind=kind, run_flags=[f"--sync-collectives={sync}"] if sync else [])
 
 
@@ -522,10 +505,7 @@ def main():
         D, A, F, S = 18432, 48 * 256, 73728, 2048
         palm = D * A + 2 * D * 256 + A * D + 3 * D * F
         # The gradients cross the pods after the backward, as in the MaxText
-        # rows (DCN_SCHEDULE; PaLM's ~81 Tbps DCN "burst", notes 5.2); the
-        # step is extrapolated from 1 and 2 layers (118 layers of 6144
-        # devices are too slow to simulate here; on the MaxText 128B 32-slice
-        # row the extrapolation is within 1% of all layers simulated).
+        # rows (DCN_SCHEDULE; PaLM's ~81 Tbps DCN "burst", notes 5.2).
         # PaLM recomputed part of the forward: HFU 57.8% over MFU 46.2% is
         # 25% extra FLOPs, between none and a full forward (33%). The
         # partial policy recomputes all but the output projections wo and
