@@ -60,6 +60,11 @@ def mesh_text(name, axes, hybrid):
     return f"xla.mesh @{name} = hybrid<ici=[{ici}], dcn=[{dcn}]>"
 
 
+def ints(values):
+    """An attribute's integer list: [1, 2] -> '1, 2'."""
+    return ", ".join(map(str, values))
+
+
 def ttype(shape):
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
@@ -187,7 +192,7 @@ class Program:
         shape = list(a[1])
         shape.insert(new, rng.choice(DIMS))
         return self.emit(
-            f"xla.broadcast_in_dim {a[0]}, dims = [{', '.join(map(str, dims))}]"
+            f"xla.broadcast_in_dim {a[0]}, dims = [{ints(dims)}]"
             f" : ({ttype(a[1])}) -> {ttype(shape)}", shape)
 
     def op_reshape(self):
@@ -219,7 +224,7 @@ class Program:
             self.rng.shuffle(perm)
         shape = [a[1][p] for p in perm]
         return self.emit(
-            f"xla.transpose {a[0]}, permutation = [{', '.join(map(str, perm))}]"
+            f"xla.transpose {a[0]}, permutation = [{ints(perm)}]"
             f" : ({ttype(a[1])}) -> {ttype(shape)}", shape)
 
     def op_reduce(self):
@@ -245,10 +250,9 @@ class Program:
         start[d] = rng.randrange(1, a[1][d] // 2 + 1)
         limit[d] = rng.randrange(start[d] + 1, a[1][d] + 1)
         shape = [hi - lo for lo, hi in zip(start, limit)]
-        j = lambda v: ", ".join(map(str, v))
         return self.emit(
-            f"xla.slice {a[0]}, start = [{j(start)}], limit = [{j(limit)}], "
-            f"strides = [{j([1] * len(a[1]))}] : ({ttype(a[1])}) -> "
+            f"xla.slice {a[0]}, start = [{ints(start)}], limit = [{ints(limit)}], "
+            f"strides = [{ints([1] * len(a[1]))}] : ({ttype(a[1])}) -> "
             f"{ttype(shape)}", shape)
 
     def op_pad(self):
@@ -265,10 +269,9 @@ class Program:
         shape[d] += low[d] + high[d]
         if shape[d] < 1:
             return None
-        j = lambda v: ", ".join(map(str, v))
         return self.emit(
-            f"xla.pad {a[0]}, low = [{j(low)}], high = [{j(high)}], "
-            f"interior = [{j([0] * len(a[1]))}], value = 0.0 : "
+            f"xla.pad {a[0]}, low = [{ints(low)}], high = [{ints(high)}], "
+            f"interior = [{ints([0] * len(a[1]))}], value = 0.0 : "
             f"({ttype(a[1])}) -> {ttype(shape)}", shape)
 
     def op_concatenate(self):
