@@ -213,7 +213,7 @@ MODEL = argparse.Namespace(flash=True, collective_matmul=True)
 
 
 def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, chips, slices, model,
-                 per_device_batch, tensor, remat, config, gated=True, extra=(), note="",
+                 per_device_batch, tensor, remat, config, gated=True, note="",
                  flash=True, collective_matmul=True, seq=2048, count_attention=True, kind="prediction",
                  dcn_overlap=False, sync=""):
     """One MaxText run: `chips` chips per slice (fsdp = chips / tensor, as
@@ -238,7 +238,6 @@ def maxtext_case(xla_run, workdir, rows, name, source, measured, chip, shape, ch
     flash = flash and MODEL.flash
     collective_matmul = collective_matmul and MODEL.collective_matmul and tensor > 1
     gen += (["--flash-attention"] if flash else []) + (["--collective-matmul"] if collective_matmul else [])
-    gen += list(extra)
     if slices > 1 and not dcn_overlap:
         gen.append("--dcn-after-backward")
     layer_params = 4 * D * A + (3 if gated else 2) * D * F

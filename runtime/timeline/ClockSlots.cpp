@@ -2,6 +2,8 @@
 
 #include "runtime/timeline/ClockSlots.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <numeric>
 
 namespace xspmd::timeline {
@@ -78,23 +80,19 @@ ClockSlots planClockSlots(const runtime::Program &program) {
       for (int32_t r : written(inst))
         timed[r] = true;
     }
-  auto views = [&](auto &&each) {
-    for (const runtime::Instruction &inst : program.instructions)
-      if (inst.kind == InstructionKind::View && !inst.operands.empty())
-        each(inst);
-  };
   // Backward (a view comes after its operand), then forward.
-  for (auto it = program.instructions.rbegin();
-       it != program.instructions.rend(); ++it)
-    if (it->kind == InstructionKind::View && !it->operands.empty())
-      for (int32_t r : it->results)
+  auto isView = [](const runtime::Instruction &inst) {
+    return inst.kind == InstructionKind::View && !inst.operands.empty();
+  };
+  for (const runtime::Instruction &inst : llvm::reverse(program.instructions))
+    if (isView(inst))
+      for (int32_t r : inst.results)
         if (timed[r])
-          timed[it->operands[0]] = true;
-  views([&](const runtime::Instruction &inst) {
-    if (timed[inst.operands[0]])
+          timed[inst.operands[0]] = true;
+  for (const runtime::Instruction &inst : program.instructions)
+    if (isView(inst) && timed[inst.operands[0]])
       for (int32_t r : inst.results)
         timed[r] = true;
-  });
 
   // Linear scan over the timed slots that something writes: one takes a
   // free clock slot when written and gives it back after its last read

@@ -148,8 +148,9 @@ def main():
             if not any(e["name"] == name for e in slices.get((pid, 5), [])):
                 fail(f"device {pid} has no annotation {name!r}")
     total = sum(len(v) for v in slices.values())
-    counts = ", ".join(f"{n} {mode} collectives" for n, mode in ((synced, "sync"), (collectives, "async"))
-                       if n or (mode == "sync") == bool(a.sync))
+    # The sync count when some kinds are synchronous, the async one unless all are.
+    counts = ", ".join(([f"{synced} sync collectives"] if a.sync else [])
+                       + ([f"{collectives} async collectives"] if a.sync != "all" else []))
     print(f"trace ok: {len(names)} devices, {total} slices, {counts}, annotations "
           f"{sorted(set(e['name'] for (p, t), v in slices.items() if t == 5 for e in v))}")
 
