@@ -27,6 +27,9 @@ struct Shape {
   /// Array: HLO's primitive type name (`f32`, `pred`, `s32`, `token`...).
   std::string elementType;
   llvm::SmallVector<int64_t> dims;
+  /// The layout's minor-to-major order when one is written (`{1,0}`, tiles
+  /// and memory spaces after `:` dropped); empty when none is.
+  llvm::SmallVector<int64_t> minorToMajor;
   /// Tuple: the element shapes.
   std::vector<Shape> elements;
 
@@ -50,6 +53,27 @@ struct HloAttr {
 struct Metadata {
   std::string opType, opName, sourceFile;
   int64_t sourceLine = 0;
+  /// `stack_frame_id=N` into the module's StackFrames table (0: none).
+  int64_t stackFrameId = 0;
+};
+
+/// The stack-frame tables JAX dumps print after the header (ids 1-based).
+struct StackFrameTables {
+  struct FileLocation {
+    int64_t fileNameId = 0, functionNameId = 0;
+    int64_t line = 0, endLine = 0, column = 0, endColumn = 0;
+  };
+  struct Frame {
+    int64_t fileLocationId = 0;
+    /// 0 (or the frame itself) when the frame is outermost.
+    int64_t parentFrameId = 0;
+  };
+  std::vector<std::string> fileNames, functionNames;
+  std::vector<FileLocation> fileLocations;
+  std::vector<Frame> frames;
+  llvm::SMLoc loc;
+
+  bool empty() const { return frames.empty(); }
 };
 
 struct Operand {
@@ -61,6 +85,9 @@ struct Instruction {
   std::string name;
   Shape shape;
   std::string opcode;
+  /// False when the text gives no result shape (`%s = add(%a, %b)`): the
+  /// parser infers it (HloShapeInference.cpp).
+  bool shapeWritten = true;
   /// Operands by name (parameter and constant have none).
   std::vector<Operand> operands;
   /// parameter: its number; constant: the literal text.
@@ -92,6 +119,9 @@ struct Module {
   /// Header attributes (`num_partitions=8`, `entry_computation_layout=...`).
   std::vector<HloAttr> attributes;
   std::vector<Computation> computations;
+  StackFrameTables stackFrames;
+  /// No `HloModule` header: the name is the entry computation's.
+  bool headerless = false;
   size_t entry = 0;
   llvm::SMLoc loc;
 

@@ -3,12 +3,16 @@
 #include "lib/hlo/HloParser.h"
 #include "lib/hlo/HloLexer.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 
 #include <algorithm>
 
 using namespace xspmd::hlo;
+using llvm::SmallVector;
+using llvm::SmallVectorImpl;
 using llvm::SMLoc;
 using llvm::StringRef;
 using llvm::Twine;
@@ -128,7 +132,7 @@ private:
       return "end of input";
     return "'" + tok.text.str() + "'";
   }
-  bool expect(Token::Kind kind, StringRef what) {
+  bool expect(Token::Kind kind, const Twine &what) {
     if (!peek().is(kind))
       return fail("expected " + what + ", found " + describe(peek()));
     consume();
@@ -147,6 +151,14 @@ private:
   }
   /// Skips a balanced group starting at the current bracket.
   bool skipBalanced();
+  bool parseLayout(Shape &shape);
+  /// `FileNames`, `FunctionNames`, `FileLocations`, `StackFrames` and their
+  /// numbered rows.
+  bool isStackFrameTable() const;
+  bool parseStackFrameTable(StackFrameTables &tables);
+  bool parseTableFields(
+      llvm::StringRef table,
+      llvm::SmallVectorImpl<std::pair<StringRef, int64_t>> &fields);
   /// The source text of an attribute value: balanced tokens up to a comma
   /// at depth 0 or the end of the line.
   bool parseAttributeValue(std::string &value, Token::Kind close);
@@ -155,6 +167,8 @@ private:
   bool parseOperands(Instruction &inst);
   bool parseComputation(Computation &comp);
   bool parseMetadata(const HloAttr &attr, Metadata &metadata);
+  bool checkStackFrames(const Module &module);
+  bool inferShapes(Module &module);
 
   std::vector<Token> tokens;
   size_t index = 0;
@@ -272,7 +286,41 @@ bool Parser::parseShape(Shape &shape) {
   // A layout `{1,0}` follows the dimensions directly; a `{` after a space
   // opens something else (a computation body).
   if (peek().is(Token::l_brace) && peek().adjacent)
-    return skipBalanced();
+    return parseLayout(shape);
+  return true;
+}
+
+bool Parser::parseLayout(Shape &shape) {
+  // `{1,0}`, `{1,0:T(8,128)(2,1)S(1)}`, `{0:E(4)}`: the minor-to-major
+  // numbers before `:`; tiles, element size and memory space follow it and
+  // change no value.
+  consume();
+  bool inOrder = true, valid = true;
+  int depth = 1;
+  while (depth > 0) {
+    const Token &tok = peek();
+    if (tok.is(Token::eof) || tok.is(Token::error))
+      return fail("unterminated layout");
+    if (tok.is(Token::l_paren) || tok.is(Token::l_brace) ||
+        tok.is(Token::l_square))
+      ++depth;
+    else if (tok.is(Token::r_paren) || tok.is(Token::r_brace) ||
+             tok.is(Token::r_square))
+      --depth;
+    else if (tok.is(Token::word) && depth == 1 && inOrder) {
+      auto [number, rest] = tok.text.split(':');
+      int64_t dim;
+      if (number.getAsInteger(10, dim))
+        valid = false;
+      else
+        shape.minorToMajor.push_back(dim);
+      if (tok.text.contains(':'))
+        inOrder = false;
+    }
+    consume();
+  }
+  if (!valid || shape.minorToMajor.size() != shape.dims.size())
+    shape.minorToMajor.clear();
   return true;
 }
 
@@ -396,6 +444,12 @@ bool Parser::parseMetadata(const HloAttr &attr, Metadata &metadata) {
     else if (key == "source_line" &&
              StringRef(text).getAsInteger(10, metadata.sourceLine))
       return fail(loc, "source_line must be an integer, found '" + text + "'");
+    else if (key == "stack_frame_id" &&
+             (StringRef(text).getAsInteger(10, metadata.stackFrameId) ||
+              metadata.stackFrameId < 0))
+      return fail(loc, "stack_frame_id must be a non-negative integer, "
+                       "found '" +
+                           text + "'");
   }
 }
 
@@ -409,7 +463,11 @@ bool Parser::parseInstruction(Instruction &inst) {
     return false;
   if (!expect(Token::equal, "'=' after the instruction name"))
     return false;
-  if (!parseShape(inst.shape))
+  // XLA's parser infers the shape when the opcode follows `=` directly.
+  if (peek().is(Token::word) && peek(1).is(Token::l_paren) &&
+      !isPrimitiveTypeName(peek().text))
+    inst.shapeWritten = false;
+  else if (!parseShape(inst.shape))
     return false;
   if (!peek().is(Token::word))
     return fail("expected an opcode, found " + describe(peek()));
@@ -485,14 +543,151 @@ bool Parser::parseComputation(Computation &comp) {
   return true;
 }
 
+bool Parser::isStackFrameTable() const {
+  const Token &tok = peek();
+  if (!(tok.isWord("FileNames") || tok.isWord("FunctionNames") ||
+        tok.isWord("FileLocations") || tok.isWord("StackFrames")))
+    return false;
+  // A computation of that name is followed by its signature or body.
+  return !peek(1).is(Token::l_paren) && !peek(1).is(Token::l_brace);
+}
+
+bool Parser::parseTableFields(
+    StringRef table, SmallVectorImpl<std::pair<StringRef, int64_t>> &fields) {
+  if (!expect(Token::l_brace, "'{' to open a " + table + " row"))
+    return false;
+  while (!peek().is(Token::r_brace)) {
+    const Token &key = peek();
+    if (!key.is(Token::word))
+      return fail("expected a field name in a " + table + " row, found " +
+                  describe(key));
+    consume();
+    if (!expect(Token::equal, "'=' after '" + key.text + "'"))
+      return false;
+    const Token &value = peek();
+    int64_t number;
+    if (!value.is(Token::word) || value.text.getAsInteger(10, number) ||
+        number < 0)
+      return fail("expected a non-negative integer for '" + key.text +
+                  "', found " + describe(value));
+    consume();
+    fields.push_back({key.text, number});
+  }
+  consume();
+  return true;
+}
+
+bool Parser::parseStackFrameTable(StackFrameTables &tables) {
+  if (!tables.loc.isValid())
+    tables.loc = peek().getLoc();
+  StringRef table = consume().text;
+  auto rowCount = [&]() -> size_t {
+    if (table == "FileNames")
+      return tables.fileNames.size();
+    if (table == "FunctionNames")
+      return tables.functionNames.size();
+    if (table == "FileLocations")
+      return tables.fileLocations.size();
+    return tables.frames.size();
+  };
+  // Rows `N "text"` or `N {field=value ...}`, numbered from 1 in order.
+  int64_t id;
+  while (peek().is(Token::word) && !peek().text.getAsInteger(10, id)) {
+    if (id != (int64_t)rowCount() + 1)
+      return fail(table + " row " + Twine(id) + " out of order (expected " +
+                  Twine(rowCount() + 1) + ")");
+    consume();
+    if (table == "FileNames" || table == "FunctionNames") {
+      if (!peek().is(Token::string))
+        return fail("expected a quoted name in " + table + ", found " +
+                    describe(peek()));
+      std::string text = unquote(consume().text);
+      (table == "FileNames" ? tables.fileNames : tables.functionNames)
+          .push_back(std::move(text));
+      continue;
+    }
+    SMLoc rowLoc = peek().getLoc();
+    SmallVector<std::pair<StringRef, int64_t>> fields;
+    if (!parseTableFields(table, fields))
+      return false;
+    auto field = [&](StringRef name, bool required, int64_t &out) -> bool {
+      for (auto &[k, v] : fields)
+        if (k == name) {
+          out = v;
+          return true;
+        }
+      if (required)
+        return fail(rowLoc,
+                    table + " row " + Twine(id) + " has no '" + name + "='");
+      return true;
+    };
+    if (table == "FileLocations") {
+      StackFrameTables::FileLocation loc;
+      if (!field("file_name_id", true, loc.fileNameId) ||
+          !field("function_name_id", true, loc.functionNameId) ||
+          !field("line", true, loc.line) ||
+          !field("end_line", false, loc.endLine) ||
+          !field("column", false, loc.column) ||
+          !field("end_column", false, loc.endColumn))
+        return false;
+      tables.fileLocations.push_back(loc);
+    } else {
+      StackFrameTables::Frame frame;
+      if (!field("file_location_id", true, frame.fileLocationId) ||
+          !field("parent_frame_id", false, frame.parentFrameId))
+        return false;
+      tables.frames.push_back(frame);
+    }
+  }
+  return true;
+}
+
+bool Parser::checkStackFrames(const Module &module) {
+  const StackFrameTables &t = module.stackFrames;
+  for (auto [i, loc] : llvm::enumerate(t.fileLocations))
+    if (loc.fileNameId < 1 || loc.fileNameId > (int64_t)t.fileNames.size() ||
+        loc.functionNameId < 1 ||
+        loc.functionNameId > (int64_t)t.functionNames.size())
+      return fail(t.loc, "FileLocations row " + Twine(i + 1) +
+                             " names a file or function that is not in "
+                             "FileNames/FunctionNames");
+  for (auto [i, frame] : llvm::enumerate(t.frames))
+    if (frame.fileLocationId < 1 ||
+        frame.fileLocationId > (int64_t)t.fileLocations.size() ||
+        frame.parentFrameId > (int64_t)t.frames.size())
+      return fail(t.loc, "StackFrames row " + Twine(i + 1) +
+                             " names a file location or parent frame that "
+                             "does not exist");
+  for (const Computation &comp : module.computations)
+    for (const Instruction &inst : comp.instructions)
+      if (inst.metadata &&
+          inst.metadata->stackFrameId > (int64_t)t.frames.size())
+        return fail(inst.loc,
+                    "stack_frame_id=" + Twine(inst.metadata->stackFrameId) +
+                        " is not a row of StackFrames (" +
+                        Twine(t.frames.size()) + " rows)");
+  return true;
+}
+
+bool Parser::inferShapes(Module &module) {
+  ParseError inferError;
+  if (inferInstructionShapes(module, inferError))
+    return true;
+  return fail(inferError.loc, inferError.message);
+}
+
 bool Parser::parseModule(Module &module) {
   module.loc = peek().getLoc();
-  if (!peek().isWord("HloModule"))
-    return fail("expected 'HloModule' at the start, found " + describe(peek()));
-  consume();
-  if (!parseName(module.name, "a module name"))
-    return false;
-  while (peek().is(Token::comma)) {
+  // XLA's parser also reads a module written without its header (the
+  // computations alone); it is named after its entry computation.
+  if (peek().isWord("HloModule")) {
+    consume();
+    if (!parseName(module.name, "a module name"))
+      return false;
+  } else {
+    module.headerless = true;
+  }
+  while (!module.headerless && peek().is(Token::comma)) {
     consume();
     HloAttr attr;
     attr.loc = peek().getLoc();
@@ -506,6 +701,9 @@ bool Parser::parseModule(Module &module) {
       return false;
     module.attributes.push_back(std::move(attr));
   }
+  while (isStackFrameTable())
+    if (!parseStackFrameTable(module.stackFrames))
+      return false;
   bool sawEntry = false;
   while (!peek().is(Token::eof)) {
     if (peek().is(Token::error))
@@ -528,7 +726,9 @@ bool Parser::parseModule(Module &module) {
   // Without ENTRY, the last computation is the entry (as XLA's parser does).
   if (!sawEntry)
     module.entry = module.computations.size() - 1;
-  return true;
+  if (module.headerless)
+    module.name = module.computations[module.entry].name;
+  return checkStackFrames(module) && inferShapes(module);
 }
 
 bool Parser::parseStandaloneShape(Shape &shape) {

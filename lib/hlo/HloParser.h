@@ -30,6 +30,11 @@ struct ParseError {
 /// The buffer must outlive nothing: the tree owns its strings.
 bool parseModule(llvm::StringRef buffer, Module &module, ParseError &error);
 
+/// Fills the shape of every instruction written without one from its
+/// operands and attributes (XLA's shape inference rules); called by
+/// parseModule. False with a located error when a shape cannot be inferred.
+bool inferInstructionShapes(Module &module, ParseError &error);
+
 /// Parses a shape written alone (`f32[8,16]{1,0}`, `(f32[], s32[2])`).
 bool parseShape(llvm::StringRef text, Shape &shape, std::string &error);
 
