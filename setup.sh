@@ -27,6 +27,7 @@ packages=(
   libfmt-dev libcli11-dev libopenblas-dev libeigen3-dev
   libgtest-dev libbenchmark-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
+  python3-torch libtorch-dev
 )
 
 install_missing() {

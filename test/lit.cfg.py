@@ -34,6 +34,23 @@ config.substitutions.append(("%xspmd_src", config.xspmd_src_root))
 config.substitutions.append(("%xspmd_obj", config.xspmd_obj_root))
 config.substitutions.append(("%python", "python3"))
 
+
+def find_numpy_python():
+    """A Python with NumPy for the numeric reference tests (Debian's: the
+    first python3 on PATH may lack it)."""
+    import shutil
+    import subprocess
+    for candidate in ("/usr/bin/python3", shutil.which("python3")):
+        if candidate and subprocess.call(
+                [candidate, "-c", "import numpy"], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL) == 0:
+            return candidate
+    # No NumPy: the reference tests fail saying so rather than pass.
+    return "/usr/bin/python3"
+
+
+config.substitutions.append(("%numpy_python", find_numpy_python()))
+
 tools = [
     ToolSubst("xla-opt", unresolved="fatal"),
     ToolSubst("xla-run", unresolved="ignore"),

@@ -27,6 +27,10 @@ void XlaDialect::registerAttributes() {
 // MeshAttr
 //===----------------------------------------------------------------------===//
 
+/// The largest mesh any front door accepts: 2^24 devices, far beyond the
+/// largest multi-slice TPU system, small enough that per-device tables fit.
+static constexpr int64_t kMaxMeshDevices = int64_t(1) << 24;
+
 int64_t MeshAttr::getNumDevices() const {
   int64_t n = 1;
   for (MeshAxisAttr axis : getAxes())
@@ -148,6 +152,13 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "mesh axis \"" << axis.getName().getValue()
                          << "\" has size " << axis.getSize()
                          << "; sizes must be positive";
+    // Checked before multiplying, so the product can neither wrap nor grow
+    // into a device list no host could hold.
+    if (axis.getSize() > kMaxMeshDevices / numDevices)
+      return emitError() << "mesh spans more than " << kMaxMeshDevices
+                         << " devices (axis \"" << axis.getName().getValue()
+                         << "\" of size " << axis.getSize()
+                         << " brings it past the limit)";
     numDevices *= axis.getSize();
   }
   if (!dcnSizes.empty()) {

@@ -310,9 +310,9 @@ bool readWindow(StringRef text, Window &window, std::string &error) {
       window.padLow = pad.low;
       window.padHigh = pad.high;
     } else if (key == "rhs_reversal") {
-      SmallVector<int64_t> rev;
-      ok = readXList(value, rev);
-      window.reversed = llvm::any_of(rev, [](int64_t r) { return r != 0; });
+      ok = readXList(value, window.rhsReversal);
+      window.reversed =
+          llvm::any_of(window.rhsReversal, [](int64_t r) { return r != 0; });
     } else {
       error = "unknown window field '" + key.str() + "'";
       return false;

@@ -57,6 +57,9 @@ bool readPadding(llvm::StringRef text, PaddingDims &padding,
 struct Window {
   llvm::SmallVector<int64_t> size, stride, padLow, padHigh, lhsDilate,
       rhsDilate;
+  /// Per dimension, 1 where `rhs_reversal` reverses the kernel (empty when
+  /// the window does not say).
+  llvm::SmallVector<int64_t> rhsReversal;
   bool reversed = false;
 };
 bool readWindow(llvm::StringRef text, Window &window, std::string &error);

@@ -39,6 +39,7 @@ void addReduceImporters(OpImporterTable &table);
 void addIndexingImporters(OpImporterTable &table);
 void addControlFlowImporters(OpImporterTable &table);
 void addCollectiveImporters(OpImporterTable &table);
+void addBatchNormImporters(OpImporterTable &table);
 
 /// Module-wide state: the syntax tree, locations, meshes, functions.
 class ModuleImporter {

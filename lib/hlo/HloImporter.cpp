@@ -31,6 +31,7 @@ ModuleImporter::ModuleImporter(const Module &ast, llvm::SourceMgr &sourceMgr,
   addIndexingImporters(table);
   addControlFlowImporters(table);
   addCollectiveImporters(table);
+  addBatchNormImporters(table);
 }
 
 FileLineColLoc ModuleImporter::getLoc(llvm::SMLoc loc) {

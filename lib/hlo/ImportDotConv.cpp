@@ -3,7 +3,9 @@
 // dot → xla.dot_general (operands converted to the result's element type
 // when HLO asks for a wider accumulation); convolution → xla.convolution,
 // whose layout is fixed (NHWC input, HWIO kernel, NHWC output): other
-// dim_labels get transposes around it.
+// dim_labels get transposes around it, window reversal a reverse of the
+// kernel, batch_group_count a regrouping of the input into feature groups,
+// and a convolution without spatial dimensions a unit one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,8 +89,6 @@ LogicalResult importConvolution(ComputationImporter &ci,
   if (const HloAttr *w = inst.findAttribute("window")) {
     if (!readWindow(w->value, window, error))
       return ci.attrError(*w, error);
-    if (window.reversed)
-      return ci.unsupported(inst, "window reversal (rhs_reversal)");
   } else {
     window.size.assign(spatial, 1);
     window.stride.assign(spatial, 1);
@@ -101,7 +101,12 @@ LogicalResult importConvolution(ComputationImporter &ci,
     return ci.emitError(inst) << "convolution: the window has "
                               << window.size.size() << " dimensions but "
                               << "dim_labels name " << spatial;
-  int64_t groups = 1;
+  if (!window.rhsReversal.empty() &&
+      (int64_t)window.rhsReversal.size() != spatial)
+    return ci.emitError(inst)
+           << "convolution: rhs_reversal has " << window.rhsReversal.size()
+           << " entries for " << spatial << " spatial dimensions";
+  int64_t groups = 1, batchGroups = 1;
   if (inst.findAttribute("feature_group_count")) {
     FailureOr<int64_t> g = ci.getInt(inst, "feature_group_count");
     if (failed(g))
@@ -112,9 +117,24 @@ LogicalResult importConvolution(ComputationImporter &ci,
     FailureOr<int64_t> g = ci.getInt(inst, "batch_group_count");
     if (failed(g))
       return failure();
-    if (*g != 1)
-      return ci.unsupported(inst, "batch_group_count > 1");
+    batchGroups = *g;
   }
+  auto lhsType = cast<RankedTensorType>(operands[0].getType());
+  auto rhsType = cast<RankedTensorType>(operands[1].getType());
+  if (groups < 1 || batchGroups < 1 || (groups > 1 && batchGroups > 1))
+    return ci.emitError(inst)
+           << "convolution: feature_group_count " << groups
+           << " and batch_group_count " << batchGroups
+           << ": both must be positive and at most one above 1";
+  int64_t batch = lhsType.getDimSize(labels.lhsBatch);
+  int64_t outFeatures = rhsType.getDimSize(labels.rhsOutput);
+  if (batchGroups > 1 &&
+      (batch % batchGroups != 0 || outFeatures % batchGroups != 0))
+    return ci.emitError(inst)
+           << "convolution: batch_group_count " << batchGroups
+           << " must divide the input batch (" << batch
+           << ") and the output features (" << outFeatures << ")";
+
   SmallVector<int64_t> lhsPerm{labels.lhsBatch}, rhsPerm,
       outOrder{labels.outBatch};
   llvm::append_range(lhsPerm, labels.lhsSpatial);
@@ -128,15 +148,76 @@ LogicalResult importConvolution(ComputationImporter &ci,
       ci, inst, convertTo(ci, inst, operands[0], element), lhsPerm);
   Value rhs = transposeIfNeeded(
       ci, inst, convertTo(ci, inst, operands[1], element), rhsPerm);
+
+  // Window reversal (the backward of a convolution) reverses the kernel's
+  // spatial dimensions, which are its leading ones in HWIO order.
+  SmallVector<int64_t> reversed;
+  for (auto [d, r] : llvm::enumerate(window.rhsReversal))
+    if (r != 0)
+      reversed.push_back(d);
+  if (!reversed.empty())
+    rhs = ci.create<xla::ReverseOp>(inst, rhs.getType(), rhs,
+                                    {ci.named("dims", ci.i64s(reversed))})
+              .getResult();
+
+  // batch_group_count G (a grouped convolution's kernel gradient): output
+  // feature group g convolves batch rows [g*N/G, (g+1)*N/G) (XLA's
+  // evaluator). Moving the group out of the batch into the features,
+  // [N, S.., C] -> [G, N/G, S.., C] -> [N/G, S.., G, C] -> [N/G, S.., G*C],
+  // makes it a convolution with G feature groups.
+  if (batchGroups > 1) {
+    auto canonical = cast<RankedTensorType>(lhs.getType());
+    SmallVector<int64_t> split{batchGroups, batch / batchGroups};
+    for (int64_t i = 1; i <= spatial + 1; ++i)
+      split.push_back(canonical.getDimSize(i));
+    Value grouped = ci.create<xla::ReshapeOp>(inst, canonical.clone(split), lhs)
+                        .getResult();
+    SmallVector<int64_t> perm{1};
+    for (int64_t i = 0; i < spatial; ++i)
+      perm.push_back(2 + i);
+    perm.append({0, spatial + 2});
+    Value moved = transposeIfNeeded(ci, inst, grouped, perm);
+    SmallVector<int64_t> merged{batch / batchGroups};
+    for (int64_t i = 1; i <= spatial; ++i)
+      merged.push_back(canonical.getDimSize(i));
+    merged.push_back(batchGroups * canonical.getDimSize(spatial + 1));
+    lhs = ci.create<xla::ReshapeOp>(inst, canonical.clone(merged), moved)
+              .getResult();
+    groups = batchGroups;
+  }
+
   // The result in canonical order, then back to the HLO layout.
   SmallVector<int64_t> canonicalShape;
   for (int64_t d : outOrder)
     canonicalShape.push_back(type->getDimSize(d));
+
+  // A convolution without spatial dimensions (`bf_io->bf`) is one over a
+  // single unit spatial dimension.
+  bool unitSpatial = spatial == 0;
+  auto withUnitDim = [&](Value v, int64_t pos) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape(t.getShape());
+    shape.insert(shape.begin() + pos, 1);
+    return ci.create<xla::ReshapeOp>(inst, t.clone(shape), v).getResult();
+  };
+  SmallVector<int64_t> convShape = canonicalShape;
+  if (unitSpatial) {
+    lhs = withUnitDim(lhs, 1);
+    rhs = withUnitDim(rhs, 0);
+    convShape.insert(convShape.begin() + 1, 1);
+    window.size.assign(1, 1);
+    window.stride.assign(1, 1);
+    window.padLow.assign(1, 0);
+    window.padHigh.assign(1, 0);
+    window.lhsDilate.assign(1, 1);
+    window.rhsDilate.assign(1, 1);
+    spatial = 1;
+  }
   SmallVector<int64_t> padding;
   for (int64_t i = 0; i < spatial; ++i)
     padding.append({window.padLow[i], window.padHigh[i]});
   Value conv = ci.create<xla::ConvolutionOp>(
-                     inst, type->clone(canonicalShape), {lhs, rhs},
+                     inst, type->clone(convShape), {lhs, rhs},
                      {ci.named("strides", ci.i64s(window.stride)),
                       ci.named("padding", ci.i64s(padding)),
                       ci.named("lhs_dilation", ci.i64s(window.lhsDilate)),
@@ -144,6 +225,9 @@ LogicalResult importConvolution(ComputationImporter &ci,
                       ci.named("feature_groups",
                                ci.getBuilder().getI64IntegerAttr(groups))})
                    .getResult();
+  if (unitSpatial)
+    conv = ci.create<xla::ReshapeOp>(inst, type->clone(canonicalShape), conv)
+               .getResult();
   SmallVector<int64_t> back(outOrder.size());
   for (auto [c, pos] : llvm::enumerate(outOrder))
     back[pos] = c;

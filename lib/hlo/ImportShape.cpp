@@ -222,18 +222,47 @@ LogicalResult importPad(ComputationImporter &ci, const Instruction &inst) {
   std::string error;
   if (!readPadding(attr->value, padding, error))
     return ci.attrError(*attr, error);
+  auto padWith = [&](Value v, double value) {
+    auto t = cast<RankedTensorType>(v.getType());
+    return ci
+        .create<xla::PadOp>(
+            inst, type->clone(t.getElementType()), v,
+            {ci.named("low", ci.i64s(padding.low)),
+             ci.named("high", ci.i64s(padding.high)),
+             ci.named("interior", ci.i64s(padding.interior)),
+             ci.named("value", ci.getBuilder().getF64FloatAttr(value))})
+        .getResult();
+  };
   std::optional<double> value =
       ComputationImporter::getScalarConstant(ci.getOperandInstruction(inst, 1));
-  if (!value)
-    return ci.unsupported(inst, "the padding value must be a scalar constant");
-  ci.setResult(
-      inst, ci.create<xla::PadOp>(
-                  inst, *type, *input,
-                  {ci.named("low", ci.i64s(padding.low)),
-                   ci.named("high", ci.i64s(padding.high)),
-                   ci.named("interior", ci.i64s(padding.interior)),
-                   ci.named("value", ci.getBuilder().getF64FloatAttr(*value))})
-                ->getResults());
+  if (value) {
+    ci.setResult(inst, padWith(*input, *value));
+    return success();
+  }
+  // A computed padding value (XLA allows any scalar): the input padded with
+  // zeros where a padded mask of `true` says so, the value elsewhere.
+  FailureOr<Value> padValue = ci.getOperand(inst, 1);
+  if (failed(padValue))
+    return failure();
+  auto valueType = cast<RankedTensorType>(padValue->getType());
+  auto inputType = cast<RankedTensorType>(input->getType());
+  if (valueType.getRank() != 0 ||
+      valueType.getElementType() != inputType.getElementType())
+    return ci.emitError(inst)
+           << "pad: the padding value must be a scalar of "
+           << inputType.getElementType() << ", not " << valueType;
+  auto maskType = inputType.clone(ci.getBuilder().getI1Type());
+  Value ones = ci.create<xla::ConstantOp>(
+      inst, maskType, {},
+      {ci.named("value", DenseElementsAttr::get(maskType, true))});
+  Value mask = padWith(ones, 0.0);
+  Value fill = ci.create<xla::BroadcastInDimOp>(inst, *type, *padValue,
+                                                {ci.named("dims", ci.i64s({}))})
+                   .getResult();
+  ci.setResult(inst,
+               ci.create<xla::SelectOp>(
+                     inst, *type, ValueRange{mask, padWith(*input, 0.0), fill})
+                   ->getResults());
   return success();
 }
 

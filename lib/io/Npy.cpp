@@ -3,6 +3,7 @@
 #include "lib/io/Npy.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -71,15 +72,69 @@ static StringRef elementTypeToDtype(ElementType type) {
   llvm_unreachable("unknown element type");
 }
 
-/// The text after `'key':` in a header dict, trimmed.
-static std::optional<StringRef> headerValue(StringRef header, StringRef key) {
-  size_t at = header.find(("'" + key + "'").str());
-  if (at == StringRef::npos)
-    return std::nullopt;
-  StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
-  if (!rest.consume_front(":"))
-    return std::nullopt;
-  return rest.ltrim();
+/// The entries of a header dict, key -> value text. NumPy evaluates the
+/// header as a Python literal and requires exactly the keys descr,
+/// fortran_order and shape; a repeated key would silently take its last
+/// value there, so it is an error here rather than a second meaning.
+static llvm::Expected<llvm::StringMap<StringRef>>
+parseHeaderDict(StringRef header, StringRef name) {
+  StringRef rest = header.trim();
+  auto malformed = [&](const llvm::Twine &why) {
+    return npyError(name, "malformed header (" + why + "): " + header.trim());
+  };
+  if (!rest.consume_front("{") || !rest.consume_back("}"))
+    return malformed("not a {...} dict");
+  llvm::StringMap<StringRef> entries;
+  auto takeQuoted = [](StringRef &text) -> std::optional<StringRef> {
+    char quote = text.empty() ? 0 : text.front();
+    if (quote != '\'' && quote != '"')
+      return std::nullopt;
+    size_t close = text.find(quote, 1);
+    if (close == StringRef::npos)
+      return std::nullopt;
+    StringRef quoted = text.take_front(close + 1);
+    text = text.drop_front(close + 1);
+    return quoted;
+  };
+  while (true) {
+    rest = rest.ltrim();
+    if (rest.empty())
+      break;
+    std::optional<StringRef> key = takeQuoted(rest);
+    if (!key)
+      return malformed("expected a quoted key");
+    StringRef keyName = key->drop_front().drop_back();
+    rest = rest.ltrim();
+    if (!rest.consume_front(":"))
+      return malformed("expected ':' after '" + keyName + "'");
+    rest = rest.ltrim();
+    StringRef value;
+    if (std::optional<StringRef> quoted = takeQuoted(rest)) {
+      value = *quoted;
+    } else if (rest.starts_with("(")) {
+      size_t close = rest.find(')');
+      if (close == StringRef::npos)
+        return malformed("unclosed '(' in '" + keyName + "'");
+      value = rest.take_front(close + 1);
+      rest = rest.drop_front(close + 1);
+    } else {
+      value = rest.take_until([](char c) { return c == ','; }).rtrim();
+      rest = rest.drop_front(
+          rest.take_until([](char c) { return c == ','; }).size());
+    }
+    if (keyName != "descr" && keyName != "fortran_order" && keyName != "shape")
+      return npyError(name, "unexpected key '" + keyName +
+                                "' in header (NumPy writes only 'descr', "
+                                "'fortran_order' and 'shape')");
+    if (!entries.try_emplace(keyName, value).second)
+      return npyError(name, "key '" + keyName + "' appears twice in header");
+    rest = rest.ltrim();
+    if (rest.empty())
+      break;
+    if (!rest.consume_front(","))
+      return malformed("expected ',' after '" + keyName + "'");
+  }
+  return entries;
 }
 
 struct Header {
@@ -88,12 +143,19 @@ struct Header {
 };
 
 static llvm::Expected<Header> parseHeader(StringRef header, StringRef name) {
-  StringRef dict = header.trim();
-  if (!dict.starts_with("{") || !dict.ends_with("}"))
-    return npyError(name, "malformed header (not a {...} dict): " + dict);
-  std::optional<StringRef> descr = headerValue(header, "descr");
-  std::optional<StringRef> fortran = headerValue(header, "fortran_order");
-  std::optional<StringRef> shapeText = headerValue(header, "shape");
+  llvm::Expected<llvm::StringMap<StringRef>> dict =
+      parseHeaderDict(header, name);
+  if (!dict)
+    return dict.takeError();
+  auto lookup = [&](StringRef key) -> std::optional<StringRef> {
+    auto it = dict->find(key);
+    if (it == dict->end())
+      return std::nullopt;
+    return it->second;
+  };
+  std::optional<StringRef> descr = lookup("descr");
+  std::optional<StringRef> fortran = lookup("fortran_order");
+  std::optional<StringRef> shapeText = lookup("shape");
   if (!descr || !fortran || !shapeText)
     return npyError(name, "malformed header (needs 'descr', 'fortran_order' "
                           "and 'shape'): " +
@@ -111,10 +173,10 @@ static llvm::Expected<Header> parseHeader(StringRef header, StringRef name) {
     return npyError(name, "unsupported dtype '" + dtype +
                               "' (expected <f4, <f8, <f2, <u2 for bf16, |b1, "
                               "|i1, <i4 or <i8)");
-  if (fortran->starts_with("True"))
+  if (*fortran == "True")
     return npyError(name, "Fortran-order arrays are not supported (save with "
                           "C order)");
-  if (!fortran->starts_with("False"))
+  if (*fortran != "False")
     return npyError(name, "malformed 'fortran_order' in header");
   if (!shapeText->consume_front("("))
     return npyError(name, "malformed 'shape' in header");

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -134,27 +135,60 @@ llvm::Expected<Tensor> parseValuesAs(StringRef values, const TensorSpec &spec) {
     std::memcpy(out.data(), bytes.data(), bytes.size());
     return out;
   }
-  int64_t count = 0, n = out.getNumElements();
+  // Values are separated by commas or white space; brackets are decoration.
+  // Two commas with nothing between them are an error, not a zero: a value
+  // the user meant to write must never be silently dropped.
+  int64_t n = out.getNumElements();
   size_t pos = 0;
-  auto isSeparator = [](char c) {
-    return c == ',' || c == '[' || c == ']' ||
-           std::isspace(static_cast<unsigned char>(c));
+  bool commaPending = false;
+  auto isSpaceOrBracket = [](char c) {
+    return c == '[' || c == ']' || std::isspace(static_cast<unsigned char>(c));
   };
+  auto emptyValue = [&](size_t at) {
+    return textError(spec.toString() + ": empty value at offset " +
+                     llvm::Twine(at) + " of '" + values + "'");
+  };
+  std::vector<StringRef> tokens;
   while (pos < values.size()) {
-    while (pos < values.size() && isSeparator(values[pos]))
+    char c = values[pos];
+    if (c == ',') {
+      if (tokens.empty() || commaPending)
+        return emptyValue(pos);
+      commaPending = true;
       ++pos;
+      continue;
+    }
+    if (isSpaceOrBracket(c)) {
+      ++pos;
+      continue;
+    }
     size_t start = pos;
-    while (pos < values.size() && !isSeparator(values[pos]))
+    while (pos < values.size() && values[pos] != ',' &&
+           !isSpaceOrBracket(values[pos]))
       ++pos;
-    if (start == pos)
-      break;
-    if (count >= n)
-      return textError(spec.toString() + " holds " + llvm::Twine(n) +
-                       " element" + (n == 1 ? "" : "s") +
-                       " but more values were given");
-    if (llvm::Error err = parseValue(values.slice(start, pos), out, count))
+    tokens.push_back(values.slice(start, pos));
+    commaPending = false;
+  }
+  if (commaPending)
+    return emptyValue(values.size());
+  // Malformed values are reported before a wrong count: they are the more
+  // specific mistake.
+  int64_t given = static_cast<int64_t>(tokens.size());
+  for (int64_t i = 0; i < std::min(given, n); ++i)
+    if (llvm::Error err = parseValue(tokens[i], out, i))
       return std::move(err);
-    ++count;
+  // As iree-run-module: one value is splatted over the whole shape.
+  bool splat = given == 1 && n > 1;
+  if (!splat && given != n)
+    return textError(spec.toString() + " holds " + llvm::Twine(n) + " element" +
+                     (n == 1 ? "" : "s") + " but " + llvm::Twine(given) +
+                     " value" + (given == 1 ? " was" : "s were") +
+                     " given (give all of them, or one to fill the shape)");
+  if (splat) {
+    size_t width = byteWidth(spec.type);
+    uint8_t *bytes = out.data<uint8_t>();
+    for (int64_t i = 1; i < n; ++i)
+      std::memcpy(bytes + i * width, bytes, width);
   }
   return out;
 }

@@ -4,9 +4,11 @@
 //   2x2xi32=[[1 2][3 4]]     brackets are optional decoration
 //   f32=1.5                  a scalar (rank 0)
 //   2x2xf32=@file.bin        raw little-endian bytes
-// Omitted trailing values are zero; too many values is an error. Floats
-// accept nan, inf and -inf; i1 accepts 0, 1, true and false. Values are
-// rounded to the element type (nearest even); integers must fit.
+//   2x2xf32=5                one value fills the whole shape (splat)
+// Otherwise the count of values must match the shape; an empty value
+// ("1,,3") is an error. Floats accept nan, inf and -inf; i1 accepts 0, 1,
+// true and false. Values are rounded to the element type (nearest even);
+// integers must fit.
 //
 //===----------------------------------------------------------------------===//
 

@@ -76,6 +76,9 @@ llvm::Expected<runtime::Tensor> Tensor::toHost() const {
                           ? "its runtime was destroyed before it ran"
                           : "it was recorded in a graph that did not keep "
                             "it"));
+  // Counted as PyTorch/XLA counts a device-to-host copy.
+  if (auto owner = data->owner.lock())
+    owner->self->getMetrics().addToCounter("TransferFromDevice");
   return data->host;
 }
 
@@ -316,6 +319,7 @@ llvm::Expected<Tensor> Runtime::fromHost(runtime::Tensor value) {
       value.getShape(), toMlirType(impl->context, value.getElementType()));
   auto data = impl->newData(type);
   data->host = std::move(value);
+  getMetrics().addToCounter("TransferToDevice");
   return Tensor(data);
 }
 

@@ -18,6 +18,17 @@ xla.mesh @negative = <["data"=2, "model"=-2]>
 
 // -----
 
+// A product that would wrap 64 bits is rejected before it is formed.
+// expected-error @+1 {{mesh spans more than 16777216 devices (axis "x" of size 4294967296 brings it past the limit)}}
+xla.mesh @wraps = <["x"=4294967296, "y"=4294967296]>
+
+// -----
+
+// expected-error @+1 {{mesh spans more than 16777216 devices (axis "y" of size 65536 brings it past the limit)}}
+xla.mesh @huge = <["x"=65536, "y"=65536, "z"=65536]>
+
+// -----
+
 // expected-error @+1 {{mesh axis names must not be empty}}
 xla.mesh @empty_name = <[""=2]>
 

@@ -23,7 +23,7 @@ TEST(TensorText, ParsesAndPrintsEveryType) {
       {"3xi1=true,0,1", "3xi1=1 0 1"},
       {"2xi8=-128,127", "2xi8=-128 127"},
       {"1xi64=-9223372036854775808", "1xi64=-9223372036854775808"},
-      {"4xf32=1,2", "4xf32=1 2 0 0"}, // omitted values are zero
+      {"4xf32=2.5", "4xf32=2.5 2.5 2.5 2.5"}, // one value fills the shape
       {"0x3xf32=", "0x3xf32="},
   };
   for (const Case &c : cases) {
@@ -38,8 +38,9 @@ TEST(TensorText, ParsesAndPrintsEveryType) {
 }
 
 TEST(TensorText, RejectsBadLiterals) {
-  for (const char *bad : {"2xf32=1,2,3", "2xq7=1", "2xi8=1,128", "axf32=1",
-                          "2xf32=1,zz", "f32", "2xi1=2"}) {
+  for (const char *bad :
+       {"2xf32=1,2,3", "2xq7=1", "2xi8=1,128", "axf32=1", "2xf32=1,zz", "f32",
+        "2xi1=2", "4xf32=1,2", "4xf32=1,,3,4", "2xf32=1,2,", "2xf32=,1,2"}) {
     llvm::Expected<Tensor> t = io::parseTensorLiteral(bad);
     EXPECT_FALSE(static_cast<bool>(t)) << bad;
     if (!t)

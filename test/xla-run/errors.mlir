@@ -8,6 +8,10 @@
 // RUN: not xla-run %s --function=add --input=2xf32=1,x 2>&1 | FileCheck %s --check-prefix=NUMBER
 // RUN: not xla-run %s --function=add --input=2xq32=1,2 2>&1 | FileCheck %s --check-prefix=ETYPE
 // RUN: not xla-run %s --function=add --input=2xf32=1,2,3 2>&1 | FileCheck %s --check-prefix=VALUES
+// RUN: not xla-run %s --function=add --input=4xf32=1,2,3 --input=4xf32=1,2,3,4 2>&1 | FileCheck %s --check-prefix=FEWER
+// RUN: not xla-run %s --function=add --input=2xf32=1,,2 2>&1 | FileCheck %s --check-prefix=EMPTYVALUE
+// RUN: not xla-run %s --function=add --input=2xf32=1,2, 2>&1 | FileCheck %s --check-prefix=TRAILING
+// RUN: xla-run %s --function=add --input=2xf32=5 --input=2xf32=1,2 2>&1 | FileCheck %s --check-prefix=SPLAT
 // RUN: not xla-run %s --function=add --input=2xf32 2>&1 | FileCheck %s --check-prefix=BARE
 // RUN: not xla-run %s --function=small --input=2xi8=1,300 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not xla-run %s --function=sum_all --devices=3 2>&1 | FileCheck %s --check-prefix=DEVICES
@@ -36,7 +40,11 @@ func.func @huge(%a: tensor<100000x100000x100000xf32>) -> tensor<100000x100000x10
 // DTYPE: xla-run: error: input 0 must be 2xf32, got 2xf64 ('2xf64=1,2')
 // NUMBER: xla-run: error: input 0: 'x' is not a number
 // ETYPE: xla-run: error: input 0: '2xq32': unknown element type 'q32' (expected f32, f64, bf16, f16, i1, i8, i32 or i64)
-// VALUES: xla-run: error: input 0: 2xf32 holds 2 elements but more values were given
+// VALUES: xla-run: error: input 0: 2xf32 holds 2 elements but 3 values were given (give all of them, or one to fill the shape)
+// FEWER: xla-run: error: input 0: 4xf32 holds 4 elements but 3 values were given
+// EMPTYVALUE: xla-run: error: input 0: 2xf32: empty value at offset 2 of '1,,2'
+// TRAILING: xla-run: error: input 0: 2xf32: empty value at offset 4 of '1,2,'
+// SPLAT: result[0]: 2xf32=6 7
 // BARE: xla-run: error: input 0: '2xf32' is not a number
 func.func @add(%a: tensor<2xf32>, %b: tensor<2xf32>) -> tensor<2xf32> {
   %0 = xla.add %a, %b : tensor<2xf32>

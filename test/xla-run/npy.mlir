@@ -27,6 +27,10 @@
 // RUN: not xla-run %s --function=scalar --input=@%t.complex.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
 // RUN: %python %S/Inputs/npy_tool.py write %t.fortran.npy '<f4:2,3:1,2,3,4,5,6:fortran'
 // RUN: not xla-run %s --function=take --input=@%t.fortran.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN
+// RUN: %python %S/Inputs/npy_tool.py raw %t.dup.npy 934e554d5059010076007b276465736372273a20273c6634272c20276465736372273a20273c6638272c2027666f727472616e5f6f72646572273a2046616c73652c20277368617065273a2028292c207d202020202020202020202020202020202020202020202020202020202020202020202020202020202020202020200a0000000000000440
+// RUN: not xla-run %s --function=scalar --input=@%t.dup.npy 2>&1 | FileCheck %s --check-prefix=DUPKEY
+// RUN: %python %S/Inputs/npy_tool.py raw %t.extra.npy 934e554d5059010076007b276465736372273a20273c6638272c2027666f727472616e5f6f72646572273a2046616c73652c20277368617065273a2028292c2027616c69676e273a20547275657d202020202020202020202020202020202020202020202020202020202020202020202020202020202020202020202020200a0000000000000440
+// RUN: not xla-run %s --function=scalar --input=@%t.extra.npy 2>&1 | FileCheck %s --check-prefix=EXTRAKEY
 // RUN: not xla-run %s --function=scalar --input=@%t.missing.npy 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: %python %S/Inputs/npy_tool.py write %t.huge.npy '<f4:1000000000000:1'
 // RUN: not xla-run %s --function=scalar --input=@%t.huge.npy 2>&1 | FileCheck %s --check-prefix=HUGE
@@ -72,6 +76,8 @@ func.func @scalar(%a: tensor<f64>) -> tensor<f64> {
 // MAGIC: xla-run: error: {{.*}}.magic.npy: array 0: not a .npy record (bad magic)
 // SHORT: xla-run: error: {{.*}}.short.npy: array 0: holds 6 bytes of data but its header says f64 (8 bytes)
 // DTYPE: xla-run: error: {{.*}}.complex.npy: unsupported dtype '<c8'
+// DUPKEY: xla-run: error: {{.*}}.dup.npy: key 'descr' appears twice in header
+// EXTRAKEY: xla-run: error: {{.*}}.extra.npy: unexpected key 'align' in header
 // FORTRAN: xla-run: error: {{.*}}.fortran.npy: Fortran-order arrays are not supported
 // MISSING: xla-run: error: {{.*}}.missing.npy: cannot read: No such file or directory
 // HUGE: xla-run: error: {{.*}}.huge.npy: array 0: 1000000000000xf32 is larger than this host's memory
